@@ -1,0 +1,50 @@
+// The indexer process: consumes index jobs, relays stranded outbox events, answers health checks
+// on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
+import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
+import closeWithGrace from 'close-with-grace';
+import { indexNames } from '../mappings/index.js';
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/db/client.js';
+import { failingDependencies } from '../src/health.js';
+import { ensureListingsIndices } from '../src/indexing/index-setup.js';
+import { createIndexQueue } from '../src/indexing/queue.js';
+import { createLogger } from '../src/logger.js';
+import { createOpenSearchClient } from '../src/search/opensearch-client.js';
+import { startRelay } from './relay.js';
+import { createListingSync } from './sync-listing.js';
+import { startWorker } from './worker.js';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'indexer');
+const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
+const probeRedis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+probeRedis.on('error', () => {});
+
+await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
+const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), webBaseUrl: config.PUBLIC_WEB_BASE_URL, logger });
+const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger });
+const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
+
+const health = createServer(async (req, res) => {
+  const failing = req.url === '/readyz' ? await failingDependencies({ pool: database.pool, redis: probeRedis, opensearch }) : [];
+  const known = req.url === '/healthz' || req.url === '/readyz';
+  res.writeHead(!known ? 404 : failing.length ? 503 : 200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(known ? { status: failing.length ? 'unavailable' : 'ok', failing } : { type: 'not_found', message: 'no such route', details: [] }));
+});
+health.listen(config.INDEXER_PORT, config.HOST);
+logger.info({ port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY }, 'indexer started');
+
+closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
+  if (err) logger.error({ err }, 'closing after an error');
+  else logger.info({ signal }, 'closing: finishing current jobs');
+  await relay.stop();
+  await worker.close(); // waits for active jobs; unfinished ones return to the queue
+  await queue.close();
+  health.close();
+  probeRedis.disconnect();
+  await opensearch.close();
+  await database.close();
+});

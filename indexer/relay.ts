@@ -1,0 +1,48 @@
+// Re-enqueues outbox events whose job went missing: the API crashed between commit and enqueue,
+// Redis was down, or a job exhausted its retries. Job ids make a re-enqueue of a waiting job a no-op.
+import { and, isNull, lt, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../src/db/client.js';
+import { outbox } from '../src/db/schema.js';
+import type { IndexQueue } from '../src/indexing/queue.js';
+
+export interface RelayDeps {
+  db: Db;
+  queue: Pick<IndexQueue, 'enqueue'>;
+  logger: Logger;
+  graceMs: number;
+  batchSize?: number;
+}
+
+/** One pass: enqueues the newest pending version of every listing with a stranded event. */
+export async function relayStrandedEvents({ db, queue, graceMs, batchSize = 1000 }: RelayDeps): Promise<number> {
+  const cutoff = new Date(Date.now() - graceMs);
+  const pending = await db
+    .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
+    .from(outbox)
+    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, cutoff)))
+    .groupBy(outbox.listingId, outbox.country)
+    .limit(batchSize);
+  await queue.enqueue(pending);
+  return pending.length;
+}
+
+export function startRelay(deps: RelayDeps & { intervalMs: number }): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      try {
+        const count = await relayStrandedEvents(deps);
+        if (count) deps.logger.info({ count }, 'relayed stranded outbox events');
+      } catch (err) {
+        deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick');
+      }
+    });
+  }, deps.intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Makes the OpenSearch document of one listing equal to its current state in PostgreSQL.
+// External versioning with the listing version makes this safe to run twice, late or out of
+// order: OpenSearch refuses (409) anything not newer than what it holds.
+import { and, eq, isNull, lte } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../src/db/client.js';
+import { outbox } from '../src/db/schema.js';
+import { buildListingDocument, documentId } from '../src/indexing/listing-document.js';
+import type { SyncListingJob } from '../src/indexing/jobs.js';
+import { toListing } from '../src/listings/listing-view.js';
+import { loadListingRecord } from '../src/listings/listings-repository.js';
+import type { OpenSearchClient } from '../src/search/opensearch-client.js';
+import type { IndexNames } from '../mappings/index.js';
+
+export type SyncOutcome = 'indexed' | 'deleted' | 'stale' | 'missing';
+
+export interface SyncDeps {
+  db: Db;
+  opensearch: OpenSearchClient;
+  names: IndexNames;
+  webBaseUrl: string;
+  logger: Logger;
+}
+
+const statusOf = (err: unknown) => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
+
+export function createListingSync({ db, opensearch, names, webBaseUrl, logger }: SyncDeps) {
+  async function markProcessed(listingId: number, version: number) {
+    await db.update(outbox).set({ processedAt: new Date() })
+      .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
+  }
+
+  return async function syncListing(job: SyncListingJob): Promise<SyncOutcome> {
+    const record = await loadListingRecord(db, job.listingId);
+    if (!record) {
+      // Never committed (the transaction rolled back after the event was enqueued): nothing to do.
+      await markProcessed(job.listingId, Number.MAX_SAFE_INTEGER);
+      return 'missing';
+    }
+    const { row } = record;
+    const index = names.listingsAlias(row.country);
+    const id = documentId(row.country, row.id);
+    const versioning = { version: row.version, version_type: 'external' as const };
+    let outcome: SyncOutcome;
+    try {
+      if (row.deletedAt) {
+        await opensearch.delete({ index, id, ...versioning }, { ignore: [404] });
+        outcome = 'deleted';
+      } else {
+        const body = buildListingDocument({
+          listing: toListing(record, webBaseUrl, []),
+          partnerName: record.creatorName,
+          suppressed: row.suppressed,
+          boost: row.boost,
+          version: row.version,
+          updatedAt: row.updatedAt,
+        });
+        await opensearch.index({ index, id, body, ...versioning });
+        outcome = 'indexed';
+      }
+    } catch (err) {
+      if (statusOf(err) !== 409) throw err; // OpenSearch down or refusing: retry with backoff
+      outcome = 'stale'; // OpenSearch already holds this version or a newer one
+    }
+    await markProcessed(row.id, row.version);
+    logger.debug({ listingId: row.id, version: row.version, outcome }, 'listing synced');
+    return outcome;
+  };
+}
+
+export type SyncListing = ReturnType<typeof createListingSync>;

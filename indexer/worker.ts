@@ -1,0 +1,21 @@
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { INDEX_QUEUE, parseSyncListingJob } from '../src/indexing/jobs.js';
+import type { SyncListing } from './sync-listing.js';
+
+export function startWorker(opts: { redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger }): Worker {
+  // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
+  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', () => {});
+  const worker = new Worker(INDEX_QUEUE, async (job) => {
+    // Redis is a boundary: validate what comes out of it.
+    const data = parseSyncListingJob(job.data);
+    return opts.sync(data);
+  }, { connection, prefix: opts.prefix, concurrency: opts.concurrency });
+  worker.on('failed', (job, err) => {
+    opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'index job failed; will retry');
+  });
+  worker.on('error', (err) => opts.logger.warn({ err: err.message }, 'worker connection error'));
+  return worker;
+}

@@ -1,0 +1,26 @@
+// Index definitions are data (mappings/*.json); this module loads them and names the indices.
+import { readFileSync } from 'node:fs';
+import type { Client } from '@opensearch-project/opensearch';
+
+export type IndexDefinition = NonNullable<Parameters<Client['indices']['create']>[0]['body']>;
+
+const load = (file: string): IndexDefinition =>
+  JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as IndexDefinition;
+
+export const listingsIndexDefinition = load('./listings.json');
+
+/**
+ * Names of indices and aliases. Each country has versioned physical indices
+ * (`listings-de-20261122073000`) behind the read alias `listings-de`; the alias `listings`
+ * spans every country for analysts. `prefix` keeps test runs apart from development data.
+ */
+export function indexNames(prefix: string) {
+  return {
+    listingsAlias: (cc: string) => `${prefix}listings-${cc}`,
+    listingsAllAlias: `${prefix}listings`,
+    newListingsIndex: (cc: string, now = new Date()) =>
+      `${prefix}listings-${cc}-${now.toISOString().replace(/\D/g, '').slice(0, 17)}`,
+  };
+}
+
+export type IndexNames = ReturnType<typeof indexNames>;

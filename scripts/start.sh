@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm start`: the whole service on this machine. Brings the stack up, migrates, creates the
+# indices, loads categories and sample data, then runs the API and the indexer in the foreground;
+# Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/stack.sh up
+npx tsx src/cli.ts migrate
+npx tsx src/cli.ts indices
+npx tsx src/cli.ts categories import
+npx tsx src/cli.ts sample
+
+npx tsx indexer/main.ts &
+indexer=$!
+npx tsx src/server.ts &
+api=$!
+stop() { kill -TERM "$api" "$indexer" 2>/dev/null || true; wait "$api" "$indexer" 2>/dev/null || true; }
+trap 'stop; exit 0' INT TERM
+# If either process exits, stop the other and report its status.
+set +e
+wait -n "$api" "$indexer"
+status=$?
+stop
+exit $status

@@ -1,0 +1,30 @@
+// Loads the shipped taxonomy file into PostgreSQL, one localised name per enabled country.
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { categories } from '../db/schema.js';
+
+interface TaxonomyFile {
+  languages: Record<string, string>;
+  categories: { id: string; names: Record<string, string> }[];
+}
+
+export const DEFAULT_TAXONOMY_FILE = new URL('../../data/categories-sample.json', import.meta.url);
+
+/** Rows of the taxonomy for the given countries; a country without a language falls back to English. */
+export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {
+  return countries.flatMap((country) => {
+    const language = file.languages[country] ?? 'en';
+    return file.categories.map((c) => ({ country, id: c.id, name: c.names[language] ?? c.names.en ?? c.id }));
+  });
+}
+
+export async function importCategories(db: Db, countries: readonly string[], path: URL | string = DEFAULT_TAXONOMY_FILE): Promise<number> {
+  const file = JSON.parse(readFileSync(path, 'utf8')) as TaxonomyFile;
+  const rows = taxonomyRows(file, countries);
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db.insert(categories).values(rows.slice(i, i + 1000))
+      .onConflictDoUpdate({ target: [categories.country, categories.id], set: { name: sql`excluded.name` } });
+  }
+  return rows.length;
+}

@@ -1,0 +1,86 @@
+// Ops CLI: `npm run cli -- <command>`. Output meant for scripts goes to stdout, the rest to stderr.
+import { Command } from 'commander';
+import { importCategories } from './categories/categories-import.js';
+import { loadConfig } from './config.js';
+import { createDatabase, runMigrations } from './db/client.js';
+import { ensureListingsIndices } from './indexing/index-setup.js';
+import { createPartnersService } from './partners/partners-service.js';
+import { createOpenSearchClient } from './search/opensearch-client.js';
+import { createLogger } from './logger.js';
+import { createPublisher } from './indexing/outbox.js';
+import { createIndexQueue } from './indexing/queue.js';
+import { createListingsService } from './listings/listings-service.js';
+import { SAMPLE_LISTINGS } from './sample/sample-data.js';
+import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+
+const config = loadConfig();
+const program = new Command('cli').description('Operations of the listings directory');
+
+/** Runs `work` with a database connection and closes it afterwards. */
+async function withDatabase<T>(work: (db: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> {
+  const database = createDatabase(config.DATABASE_URL, 2);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+program.command('migrate').description('apply database migrations').action(() =>
+  withDatabase(async ({ db }) => {
+    await runMigrations(db);
+    console.error('migrations applied');
+  }));
+
+program.command('indices').description('create missing indices and aliases').action(async () => {
+  const client = createOpenSearchClient(config.OPENSEARCH_URL);
+  const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
+  console.error(created.length ? `created ${created.join(', ')}` : 'indices exist');
+  await client.close();
+});
+
+const categories = program.command('categories').description('category taxonomy');
+categories.command('import').description('load the shipped taxonomy').option('--file <path>', 'taxonomy JSON file')
+  .action((opts: { file?: string }) => withDatabase(async ({ db }) => {
+    const count = await importCategories(db, config.countries, opts.file);
+    console.error(`imported ${count} categories for ${config.countries.join(', ')}`);
+  }));
+
+const partner = program.command('partner').description('partners and their API keys');
+partner.command('create <name>').description('create a partner; prints its key on the last line')
+  .option('--admin', 'admin role: may act on any listing and write website reviews')
+  .action((name: string, opts: { admin?: boolean }) => withDatabase(async ({ db }) => {
+    const created = await createPartnersService({ db }).create(name, opts.admin ? 'admin' : 'partner');
+    console.log(`partner ${created.id} (${opts.admin ? 'admin' : 'partner'}) created; its key, shown once:`);
+    console.log(created.key);
+  }));
+partner.command('list').description('list partners').action(() => withDatabase(async ({ db }) => {
+  for (const p of await createPartnersService({ db }).list()) {
+    console.log([p.id, p.role, p.revokedAt ? 'revoked' : 'active', p.name].join('\t'));
+  }
+}));
+partner.command('revoke <id>').description('revoke a partner and all its keys').action((id: string) => withDatabase(async ({ db }) => {
+  const revoked = await createPartnersService({ db }).revoke(Number(id));
+  console.error(revoked ? `partner ${id} revoked` : `no active partner ${id}`);
+  if (!revoked) process.exitCode = 1;
+}));
+
+program.command('sample').description('create a demo partner and a few sample listings in "de" once')
+  .action(() => withDatabase(async ({ db }) => {
+    const keyFile = new URL('../.stack/demo-key', import.meta.url);
+    if (existsSync(keyFile)) {
+      console.error(`sample data present; demo key: ${readFileSync(keyFile, 'utf8').trim()}`);
+      return;
+    }
+    const demo = await createPartnersService({ db }).create('demo', 'partner');
+    const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+    const listings = createListingsService({ db, publish: createPublisher(queue, createLogger('warn', 'cli')), webBaseUrl: config.PUBLIC_WEB_BASE_URL });
+    const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
+    for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
+    await queue.close();
+    mkdirSync(new URL('../.stack/', import.meta.url), { recursive: true });
+    writeFileSync(keyFile, `${demo.key}\n`);
+    console.error(`created ${SAMPLE_LISTINGS.length} sample listings in "de"; demo key (also in .stack/demo-key): ${demo.key}`);
+  }));
+
+await program.parseAsync();

@@ -1,0 +1,48 @@
+// Every environment variable of both processes, validated once at start-up. A bad value stops
+// the process with a message naming the variable, instead of failing later in a request.
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const CountryList = Type.String({ pattern: '^[a-zA-Z]{2}(,[a-zA-Z]{2})*$' });
+
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'API listen port' }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'API listen address' }),
+  INDEXER_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001, description: 'Indexer health/metrics port' }),
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/listings' }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
+  OPENSEARCH_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9200' }),
+  INDEX_PREFIX: Type.String({ pattern: '^[a-z0-9_-]*$', default: '', description: 'Prepended to every index and alias name' }),
+  QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'listings', description: 'Redis key prefix of the BullMQ queues' }),
+  COUNTRIES: Type.String({ ...CountryList, default: 'de,at,ch' }),
+  PUBLIC_WEB_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://listings.example.com' }),
+  PUBLIC_MEDIA_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:3000' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
+  RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
+  RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
+  INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 8 }),
+});
+
+export type Config = Static<typeof ConfigSchema> & { countries: readonly string[] };
+
+export class ConfigError extends Error {}
+
+/** Reads the variables of ConfigSchema from `env`, applying defaults and converting numbers. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const errors = [...Value.Errors(ConfigSchema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.path.slice(1)}=${JSON.stringify(raw[e.path.slice(1)])}: ${e.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const config = withDefaults as Static<typeof ConfigSchema>;
+  return { ...config, countries: config.COUNTRIES.toLowerCase().split(',') };
+}

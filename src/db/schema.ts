@@ -1,0 +1,123 @@
+// PostgreSQL is the source of truth (CONTRACT section 12). Every table the service owns is here;
+// `npm run db:generate` turns changes into SQL migrations under drizzle/.
+import { sql } from 'drizzle-orm';
+import {
+  bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const id = (name: string) => bigint(name, { mode: 'number' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const partners = pgTable('partners', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  name: text('name').notNull(),
+  role: text('role', { enum: ['partner', 'admin'] }).notNull().default('partner'),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+/** Only a SHA-256 of each key is stored; keys carry 256 bits of entropy, so no slow hash is needed. */
+export const apiKeys = pgTable('api_keys', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  partnerId: id('partner_id').notNull().references(() => partners.id),
+  keyHash: text('key_hash').notNull(),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+}, (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash)]);
+
+export const categories = pgTable('categories', {
+  country: text('country').notNull(),
+  id: text('id').notNull(),
+  name: text('name').notNull(),
+}, (t) => [primaryKey({ columns: [t.country, t.id] })]);
+
+export type Interval = { start: string; end: string };
+export type StoredHours = Record<string, Interval[]>;
+export type StoredContact = { name: string; surname: string; title: string; gender: string };
+
+export const listings = pgTable('listings', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  country: text('country').notNull(),
+  name: text('name').notNull(),
+  address: text('address').notNull(),
+  zip: text('zip').notNull(),
+  place: text('place').notNull(),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
+  keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+  description: text('description'),
+  hours: jsonb('hours').$type<StoredHours>().notNull(),
+  contact: jsonb('contact').$type<StoredContact | null>(),
+  active: boolean('active').notNull().default(true),
+  suppressed: boolean('suppressed').notNull().default(false),
+  boost: real('boost').notNull().default(1),
+  createdBy: id('created_by').notNull().references(() => partners.id),
+  claimedBy: id('claimed_by').references(() => partners.id),
+  /** Grows on every change of the listing or of what its index document shows; the external
+   * version of the OpenSearch document, so a late or repeated index job can never win. */
+  version: id('version').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Soft delete: the row keeps its version so the indexer can delete with that version. */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [index('listings_country_idx').on(t.country, t.id)]);
+
+const listingId = () => id('listing_id').notNull().references(() => listings.id, { onDelete: 'cascade' });
+
+export const listingEmails = pgTable('listing_emails', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: listingId(),
+  position: integer('position').notNull(),
+  address: text('address').notNull(),
+}, (t) => [index('listing_emails_listing_idx').on(t.listingId)]);
+
+export const listingPhones = pgTable('listing_phones', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: listingId(),
+  position: integer('position').notNull(),
+  type: text('type').notNull(),
+  number: text('number').notNull(),
+}, (t) => [index('listing_phones_listing_idx').on(t.listingId)]);
+
+export const listingLinks = pgTable('listing_links', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: listingId(),
+  position: integer('position').notNull(),
+  type: text('type').notNull(),
+  url: text('url').notNull(),
+}, (t) => [index('listing_links_listing_idx').on(t.listingId)]);
+
+export const listingCategories = pgTable('listing_categories', {
+  listingId: listingId(),
+  position: integer('position').notNull(),
+  country: text('country').notNull(),
+  categoryId: text('category_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.listingId, t.position] })]);
+
+/** A partner's own id for a listing (CONTRACT section 10); unique per partner. */
+export const mappings = pgTable('mappings', {
+  partnerId: id('partner_id').notNull().references(() => partners.id),
+  sourceId: text('source_id').notNull(),
+  listingId: listingId(),
+  country: text('country').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.partnerId, t.sourceId] }),
+  index('mappings_listing_idx').on(t.listingId),
+]);
+
+/**
+ * Index events, written in the same transaction as the change they describe. A row is done when
+ * OpenSearch accepted the listing at `version` or newer; until then the relay keeps re-enqueueing it.
+ */
+export const outbox = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: id('listing_id').notNull(),
+  country: text('country').notNull(),
+  version: id('version').notNull(),
+  createdAt: createdAt(),
+  processedAt: timestamp('processed_at', { withTimezone: true }),
+}, (t) => [
+  index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
+  index('outbox_listing_idx').on(t.listingId),
+]);

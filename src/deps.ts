@@ -1,0 +1,49 @@
+// Wires the long-lived clients and services of the API process from the configuration.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { createDatabase, type Database } from './db/client.js';
+import { createPublisher } from './indexing/outbox.js';
+import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
+import { createListingsService, type ListingsService } from './listings/listings-service.js';
+import { createPartnersService, type PartnersService } from './partners/partners-service.js';
+import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
+
+export interface ApiDeps {
+  database: Database;
+  redis: Redis;
+  opensearch: OpenSearchClient;
+  queue: Pick<IndexQueue, 'enqueue'>;
+  partners: PartnersService;
+  listings: ListingsService;
+  close(): Promise<void>;
+}
+
+export interface ApiDepsOverrides {
+  /** Replaces the queue producer; tests use it to make the enqueue fail. */
+  queue?: Pick<IndexQueue, 'enqueue'>;
+}
+
+export function createApiDeps(config: Config, logger: Logger, overrides: ApiDepsOverrides = {}): ApiDeps {
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', () => {});
+  const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
+  const indexQueue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+  const queue = overrides.queue ?? indexQueue;
+  const publish = createPublisher(queue, logger);
+  return {
+    database,
+    redis,
+    opensearch,
+    queue,
+    partners: createPartnersService({ db: database.db }),
+    listings: createListingsService({ db: database.db, publish, webBaseUrl: config.PUBLIC_WEB_BASE_URL }),
+    async close() {
+      await indexQueue.close();
+      redis.disconnect();
+      await opensearch.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// The error kinds of CONTRACT section 11. Services throw these; one Fastify error handler turns
+// them into `{type, message, details}` bodies with the matching status.
+export type ErrorType =
+  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
+  | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable';
+
+export const STATUS_OF: Record<ErrorType, number> = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly type: ErrorType,
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+
+  get statusCode(): number {
+    return STATUS_OF[this.type];
+  }
+}
+
+export const validationError = (details: string[]) =>
+  new AppError('validation', `${details.length} check${details.length === 1 ? '' : 's'} failed`, details);
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+export const forbidden = (message: string) => new AppError('forbidden', message);
+export const conflict = (message: string, details: string[] = []) => new AppError('conflict', message, details);

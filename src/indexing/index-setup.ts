@@ -1,0 +1,30 @@
+// Creates the physical index of each country behind its aliases when the alias is missing.
+// Idempotent, so both processes and the CLI may call it at start.
+import { indexNames, listingsIndexDefinition } from '../../mappings/index.js';
+import type { OpenSearchClient } from '../search/opensearch-client.js';
+
+export async function ensureListingsIndices(client: OpenSearchClient, prefix: string, countries: readonly string[]): Promise<string[]> {
+  const names = indexNames(prefix);
+  const created: string[] = [];
+  for (const cc of countries) {
+    const alias = names.listingsAlias(cc);
+    const exists = await client.indices.existsAlias({ name: alias });
+    if (exists.body) continue;
+    const index = names.newListingsIndex(cc);
+    await client.indices.create({
+      index,
+      body: { ...listingsIndexDefinition, aliases: { [alias]: {}, [names.listingsAllAlias]: {} } },
+    });
+    created.push(index);
+  }
+  if (created.length) await client.cluster.health({ index: created, wait_for_status: 'yellow', timeout: '30s' });
+  return created;
+}
+
+/** Deletes every index behind the aliases of `prefix` (tests only: they own their prefix). */
+export async function dropListingsIndices(client: OpenSearchClient, prefix: string): Promise<void> {
+  const names = indexNames(prefix);
+  const found = await client.indices.getAlias({ name: names.listingsAllAlias }, { ignore: [404] });
+  const indices = found.statusCode === 404 ? [] : Object.keys(found.body as object);
+  if (indices.length) await client.indices.delete({ index: indices });
+}

@@ -1,0 +1,39 @@
+// Turns a stored listing into the Listing of the public API (listings-api.md "Listing").
+import type { Static } from '@sinclair/typebox';
+import type { ListingSchema } from '../schemas/listing.js';
+import type { ListingRecord } from './listings-repository.js';
+import { DAYS } from './hours.js';
+
+export type Listing = Static<typeof ListingSchema>;
+export type Image = NonNullable<Listing['images']>[number];
+
+export function listingUrl(webBaseUrl: string, country: string, id: number | string): string {
+  return `${webBaseUrl.replace(/\/$/, '')}/${country}/${id}`;
+}
+
+export function toListing(record: ListingRecord, webBaseUrl: string, images?: Image[]): Listing {
+  const { row } = record;
+  return {
+    id: String(row.id),
+    name: row.name,
+    address: row.address,
+    zip: row.zip,
+    place: row.place,
+    country_code: row.country,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    keywords: row.keywords,
+    description: row.description,
+    emails: record.emails.map((e) => ({ id: String(e.id), address: e.address })),
+    phones: record.phones.map((p) => ({ id: String(p.id), type: p.type, number: p.number })),
+    url: listingUrl(webBaseUrl, row.country, row.id),
+    hours: Object.fromEntries(DAYS.map((d) => [d, row.hours[d] ?? []])),
+    ...(images ? { images } : {}),
+    links: record.links.map((l) => ({ id: String(l.id), type: l.type, url: l.url })),
+    categories: record.categories,
+    active: row.active,
+    contact: row.contact ?? null,
+    claimed: row.claimedBy !== null,
+    suppressed: row.suppressed,
+  };
+}

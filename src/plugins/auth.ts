@@ -1,0 +1,26 @@
+// Authentication (CONTRACT section 2) and the country check (section 1) for every /:country route.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, notFound } from '../errors.js';
+import { bearerToken } from '../partners/api-keys.js';
+import type { Caller, PartnersService } from '../partners/partners-service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+    country: string;
+  }
+}
+
+export function installCountryAuth(app: FastifyInstance, deps: { partners: Pick<PartnersService, 'authenticate'>; countries: readonly string[] }): void {
+  app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('country', '');
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const key = bearerToken(request.headers.authorization);
+    const caller = key ? await deps.partners.authenticate(key) : undefined;
+    if (!caller) throw new AppError('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
+    request.caller = caller;
+    const country = String((request.params as { country?: string }).country ?? '').toLowerCase();
+    if (!deps.countries.includes(country)) throw notFound(`country "${country}"`);
+    request.country = country;
+  });
+}

@@ -1,0 +1,53 @@
+// Request validation with two Ajv instances: bodies are checked strictly (no type coercion,
+// unknown fields rejected, every failed check reported); query strings and path parameters are
+// coerced, since they arrive as text. Request schemas use no $ref, so no shared schemas are needed.
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const common: Options = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  verbose: true, // exposes parentSchema, which carries our `errorMessage`
+  strict: false,
+  keywords: ['errorMessage'],
+};
+
+export function installValidators(app: FastifyInstance): void {
+  const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
+  const textAjv = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+}
+
+type AjvError = FastifySchemaValidationError & { schemaPath: string; parentSchema?: { errorMessage?: string } };
+
+/** "/phones/1/number" → "phones[1].number" */
+function fieldPath(instancePath: string): string {
+  return instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+const join = (path: string, field: string) => (path ? `${path}.${field}` : field);
+
+/** One readable line per failed check, naming the field: `phones[1].number: must be E.164`. */
+export function formatValidationErrors(errors: FastifySchemaValidationError[], context: string): string[] {
+  const list = errors as AjvError[];
+  // A union (anyOf) reports one error per branch plus its own; keep only the union's.
+  const unions = list.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath);
+  const lines = list
+    .filter((e) => !unions.some((u) => e.schemaPath !== u && e.schemaPath.startsWith(u.replace(/anyOf$/, 'anyOf/'))))
+    .map((e) => {
+      const path = fieldPath(e.instancePath);
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === 'required') return `${join(path, String(params.missingProperty))}: is required`;
+      if (e.keyword === 'additionalProperties') return `${join(path, String(params.additionalProperty))}: is not a known field`;
+      // Our messages describe the value's format; a plain type error keeps Ajv's own words.
+      const custom = e.keyword === 'type' ? undefined : e.parentSchema?.errorMessage;
+      return `${path || context}: ${custom ?? e.message ?? 'is invalid'}`;
+    });
+  return [...new Set(lines)];
+}

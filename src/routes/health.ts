@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { failingDependencies, type HealthDeps } from '../health.js';
+import { ErrorSchema } from '../schemas/common.js';
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthDeps }> = async (app, { health }) => {
+  app.get('/healthz', {
+    schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+  }, async () => ({ status: 'ok' as const }));
+
+  app.get('/readyz', {
+    schema: {
+      summary: 'Readiness: PostgreSQL, Redis and OpenSearch answer',
+      tags: ['operations'],
+      response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Type.Ref(ErrorSchema) },
+    },
+  }, async (_request, reply) => {
+    const failing = await failingDependencies(health);
+    if (failing.length === 0) return { status: 'ready' as const };
+    return reply.status(503).send({ type: 'unavailable', message: `not ready: ${failing.join(', ')} unreachable`, details: failing });
+  });
+};

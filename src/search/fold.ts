@@ -1,0 +1,37 @@
+// The minimal OpenSearch distribution has no asciifolding or german_normalization filter, so the
+// service folds text itself, with this one function, on both sides: in the index document and in
+// every query (search-design.md section 3.2). "Müller", "Mueller" and "MULLER" all become "muller";
+// "Straße" and "Strasse" become "strasse"; "Köln" and "Koeln" become "koln".
+
+// Letters that NFKD does not decompose into a base letter plus marks.
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss', ẞ: 'ss', ø: 'o', ł: 'l', đ: 'd', ð: 'd', æ: 'ae', œ: 'oe', þ: 'th', ı: 'i', ĸ: 'k',
+};
+
+/**
+ * German2 normalisation as Lucene's GermanNormalizationFilter does it: umlauts lose their dots,
+ * "ae"/"oe" become a/o, "ue" becomes u unless it follows a vowel or q (so "Quelle", "neue" stay).
+ */
+function german2(word: string): string {
+  let out = '';
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    const next = word[i + 1];
+    const prev = out[out.length - 1];
+    if (next === 'e' && (c === 'a' || c === 'o' || (c === 'u' && prev !== undefined && !'aeiouq'.includes(prev)) || (c === 'u' && prev === undefined))) {
+      out += c;
+      i++;
+      continue;
+    }
+    out += c === 'ä' ? 'a' : c === 'ö' ? 'o' : c === 'ü' ? 'u' : c;
+  }
+  return out;
+}
+
+export function fold(text: string): string {
+  const lower = german2(text.toLowerCase());
+  const stripped = lower.normalize('NFKD').replace(/\p{M}/gu, '');
+  let out = '';
+  for (const ch of stripped) out += SPECIAL_LETTERS[ch] ?? ch;
+  return out.replace(/\s+/g, ' ').trim();
+}
