@@ -41,7 +41,7 @@ closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   if (err) logger.error({ err }, 'closing after an error');
   else logger.info({ signal }, 'closing: finishing current jobs');
   await relay.stop();
-  await worker.close(); // waits for active jobs; unfinished ones return to the queue
+  await worker.close();
   await queue.close();
   health.close();
   probeRedis.disconnect();

@@ -4,7 +4,13 @@ import type { Logger } from 'pino';
 import { INDEX_QUEUE, parseSyncListingJob } from '../src/indexing/jobs.js';
 import type { SyncListing } from './sync-listing.js';
 
-export function startWorker(opts: { redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger }): Worker {
+export interface RunningWorker {
+  worker: Worker;
+  /** Finishes the active jobs (unfinished ones return to the queue) and closes the connection. */
+  close(): Promise<void>;
+}
+
+export function startWorker(opts: { redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger }): RunningWorker {
   // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
@@ -17,5 +23,11 @@ export function startWorker(opts: { redisUrl: string; prefix: string; concurrenc
     opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'index job failed; will retry');
   });
   worker.on('error', (err) => opts.logger.warn({ err: err.message }, 'worker connection error'));
-  return worker;
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      connection.disconnect(); // BullMQ leaves a connection it was given open
+    },
+  };
 }

@@ -25,6 +25,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON only: a text/plain body answers 415 instead of reaching the validator as a string.
+  app.removeContentTypeParser('text/plain');
   installValidators(app);
   installErrorHandler(app);
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema]) app.addSchema(schema);

@@ -28,7 +28,9 @@ export const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema> & { countries: readonly string[] };
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 /** Reads the variables of ConfigSchema from `env`, applying defaults and converting numbers. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

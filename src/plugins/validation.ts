@@ -36,10 +36,18 @@ const join = (path: string, field: string) => (path ? `${path}.${field}` : field
 /** One readable line per failed check, naming the field: `phones[1].number: must be E.164`. */
 export function formatValidationErrors(errors: FastifySchemaValidationError[], context: string): string[] {
   const list = errors as AjvError[];
-  // A union (anyOf) reports one error per branch plus its own; keep only the union's.
-  const unions = list.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath);
+  // A union (anyOf) reports its own error plus one per branch. With a message of its own, the union
+  // speaks alone; otherwise the errors inside the branch whose type matched (e.g. the object of
+  // `object | null`) say more than "must match a schema in anyOf".
+  const hidden = new Set<AjvError>();
+  for (const union of list.filter((e) => e.keyword === 'anyOf')) {
+    const branches = list.filter((e) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`));
+    const inner = branches.filter((e) => !(e.keyword === 'type' && e.instancePath === union.instancePath));
+    if (union.parentSchema?.errorMessage || inner.length === 0) branches.forEach((e) => hidden.add(e));
+    else [union, ...branches.filter((e) => !inner.includes(e))].forEach((e) => hidden.add(e));
+  }
   const lines = list
-    .filter((e) => !unions.some((u) => e.schemaPath !== u && e.schemaPath.startsWith(u.replace(/anyOf$/, 'anyOf/'))))
+    .filter((e) => !hidden.has(e))
     .map((e) => {
       const path = fieldPath(e.instancePath);
       const params = e.params as Record<string, unknown>;

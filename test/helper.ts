@@ -1,0 +1,100 @@
+// Builds the real app on the real services (test database, test index prefix, test queue prefix
+// set by scripts/test.sh) and tears it down after the test.
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
+import type { FastifyInstance } from 'fastify';
+import { indexNames } from '../mappings/index.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
+import { ensureListingsIndices } from '../src/indexing/index-setup.js';
+import { createIndexQueue } from '../src/indexing/queue.js';
+import { createLogger } from '../src/logger.js';
+import type { Role } from '../src/partners/partners-service.js';
+import type { ListingInput } from '../src/schemas/listing.js';
+import { startRelay } from '../indexer/relay.js';
+import { createListingSync } from '../indexer/sync-listing.js';
+import { startWorker } from '../indexer/worker.js';
+
+export const config = loadConfig();
+export const logger = createLogger(process.env.LOG_LEVEL ?? 'silent', 'test');
+export const names = indexNames(config.INDEX_PREFIX);
+export const runId = randomUUID().slice(0, 8);
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: ApiDeps;
+  /** Creates a partner and returns its Authorization header. */
+  partner(role?: Role): Promise<{ id: number; auth: { authorization: string } }>;
+}
+
+export async function build(t: Test, overrides: ApiDepsOverrides = {}): Promise<TestApp> {
+  const deps = createApiDeps(config, logger, overrides);
+  await ensureListingsIndices(deps.opensearch, config.INDEX_PREFIX, config.countries);
+  const app = await buildApp({ config, logger, deps });
+  t.teardown(async () => {
+    await app.close();
+    await deps.close();
+  });
+  let n = 0;
+  return {
+    app,
+    deps,
+    async partner(role: Role = 'partner') {
+      const { id, key } = await deps.partners.create(`test-${runId}-${role}-${++n}`, role);
+      return { id, auth: { authorization: `Bearer ${key}` } };
+    },
+  };
+}
+
+/** Runs the real indexer (worker and relay) in this process until the test ends. */
+export function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
+  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, webBaseUrl: config.PUBLIC_WEB_BASE_URL, logger });
+  const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 4, sync, logger });
+  const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+  const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300 });
+  t.teardown(async () => {
+    await relay.stop();
+    await worker.close();
+    await queue.close();
+  });
+  return { sync };
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The OpenSearch document of a listing (real-time get), or null when absent. */
+export async function indexedDocument(deps: ApiDeps, country: string, id: string | number) {
+  const res = await deps.opensearch.get({ index: names.listingsAlias(country), id: `${country}:${id}` }, { ignore: [404] });
+  const body = res.body as { found?: boolean; _source?: Record<string, unknown>; _version?: number };
+  return body.found ? { source: body._source!, version: body._version! } : null;
+}
+
+export function listingInput(overrides: Partial<ListingInput> = {}): ListingInput {
+  return {
+    name: `Bäckerei Test ${runId}`,
+    address: 'Hauptstraße 12a',
+    zip: '10115',
+    place: 'Berlin',
+    latitude: 52.52,
+    longitude: 13.405,
+    keywords: ['Brot'],
+    description: 'Frisches Brot',
+    emails: [{ address: 'info@example.com' }],
+    phones: [{ type: 'landline', number: '+493012345678' }],
+    links: [{ type: 'website', url: 'https://example.com' }],
+    contact: { name: 'Anna', surname: 'Muster', title: '', gender: 'F' },
+    hours: { monday: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+    categories: [{ id: 'shop/bakery' }],
+    ...overrides,
+  };
+}

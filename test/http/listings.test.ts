@@ -1,0 +1,175 @@
+import t from 'tap';
+import { build, listingInput } from '../helper.js';
+
+const { app, partner, deps } = await build(t);
+const owner = await partner();
+const other = await partner();
+const admin = await partner('admin');
+
+async function create(auth = owner.auth, body: unknown = listingInput()) {
+  return app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: body as object });
+}
+
+t.test('POST creates a listing with ids, url, contact and normalised hours, claimed by its creator', async (t) => {
+  const res = await create();
+  t.equal(res.statusCode, 201);
+  const listing = res.json();
+  t.match(listing.id, /^[1-9]\d*$/);
+  t.match(listing.emails[0].id, /^\d+$/);
+  t.match(listing.phones[0].id, /^\d+$/);
+  t.match(listing.links[0].id, /^\d+$/);
+  t.equal(listing.url, `${process.env.PUBLIC_WEB_BASE_URL ?? 'https://listings.example.com'}/de/${listing.id}`);
+  t.equal(listing.country_code, 'de');
+  t.same(listing.contact, { name: 'Anna', surname: 'Muster', title: '', gender: 'F' });
+  t.same(Object.keys(listing.hours), ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+  t.same(listing.hours.monday, [{ start: '08:00:00', end: '12:00:00' }, { start: '13:00:00', end: '18:00:00' }]);
+  t.same(listing.categories, [{ id: 'shop/bakery', name: 'Bäckerei' }]);
+  t.equal(listing.claimed, true);
+  t.equal(listing.suppressed, false);
+  t.equal(listing.active, true);
+  t.notOk('images' in listing, 'the create response has no images');
+});
+
+t.test('GET returns the listing with images; unknown ids and other countries answer 404', async (t) => {
+  const created = (await create()).json();
+  const res = await app.inject({ url: `/de/listings/${created.id}`, headers: other.auth });
+  t.equal(res.statusCode, 200);
+  t.same(res.json().images, []);
+  t.same({ ...res.json(), images: undefined }, { ...created, images: undefined });
+
+  const missing = await app.inject({ url: '/de/listings/999999999', headers: owner.auth });
+  t.equal(missing.statusCode, 404);
+  t.same(missing.json(), { type: 'not_found', message: 'listing 999999999 not found', details: [] });
+  t.equal((await app.inject({ url: `/at/listings/${created.id}`, headers: owner.auth })).statusCode, 404);
+  t.equal((await app.inject({ url: `/DE/listings/${created.id}`, headers: owner.auth })).statusCode, 200, 'country in any case');
+});
+
+t.test('sorts intervals by start and accepts HH:MM:SS and an end of 24:00', async (t) => {
+  const res = await create(owner.auth, listingInput({
+    hours: { friday: [{ start: '18:00:30', end: '24:00' }, { start: '09:00', end: '12:00' }] },
+  }));
+  t.equal(res.statusCode, 201);
+  t.same(res.json().hours.friday, [{ start: '09:00:00', end: '12:00:00' }, { start: '18:00:30', end: '24:00:00' }]);
+});
+
+t.test('PUT replaces the listing, keeps sub-object ids sent back and accepts a read listing as body', async (t) => {
+  const created = (await create()).json();
+  const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  const echoed = await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: read });
+  t.equal(echoed.statusCode, 200, 'what GET returned can be PUT back');
+  t.same(echoed.json().emails, read.emails);
+
+  const res = await app.inject({
+    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    payload: listingInput({
+      name: 'Neuer Name',
+      emails: [{ id: created.emails[0].id, address: 'kept@example.com' }, { address: 'new@example.com' }],
+      phones: [],
+      active: false,
+    }),
+  });
+  t.equal(res.statusCode, 200);
+  const updated = res.json();
+  t.equal(updated.name, 'Neuer Name');
+  t.equal(updated.active, false);
+  t.same(updated.phones, []);
+  t.equal(updated.emails[0].id, created.emails[0].id, 'an email sent with its id keeps it');
+  t.equal(updated.emails[0].address, 'kept@example.com');
+  t.not(updated.emails[1].id, created.emails[0].id);
+  t.same(updated.images, []);
+});
+
+t.test('PUT with a sub-object id of another listing is a validation error', async (t) => {
+  const a = (await create()).json();
+  const b = (await create()).json();
+  const res = await app.inject({
+    method: 'PUT', url: `/de/listings/${a.id}`, headers: owner.auth,
+    payload: listingInput({ phones: [{ id: b.phones[0].id, type: 'fax', number: '+4930999' }] }),
+  });
+  t.equal(res.statusCode, 400);
+  t.match(res.json().details, [/^phones\[0\]\.id: /]);
+});
+
+t.test('DELETE answers 204, then the listing is gone', async (t) => {
+  const created = (await create()).json();
+  const res = await app.inject({ method: 'DELETE', url: `/de/listings/${created.id}`, headers: owner.auth });
+  t.equal(res.statusCode, 204);
+  t.equal(res.body, '');
+  t.equal((await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).statusCode, 404);
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${created.id}`, headers: owner.auth })).statusCode, 404);
+  t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: listingInput() })).statusCode, 404);
+});
+
+t.test('another partner gets 403 on PUT and DELETE and changes nothing; an admin may', async (t) => {
+  const created = (await create()).json();
+  const before = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  const put = await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: other.auth, payload: listingInput({ name: 'Hijacked' }) });
+  t.equal(put.statusCode, 403);
+  t.equal(put.json().type, 'forbidden');
+  const del = await app.inject({ method: 'DELETE', url: `/de/listings/${created.id}`, headers: other.auth });
+  t.equal(del.statusCode, 403);
+  const after = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  t.same(after, before, 'nothing changed');
+
+  const byAdmin = await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: admin.auth, payload: listingInput({ name: 'Fixed by admin' }) });
+  t.equal(byAdmin.statusCode, 200);
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${created.id}`, headers: admin.auth })).statusCode, 204);
+});
+
+t.test('authentication failures answer 401 with an Error object', async (t) => {
+  const revoked = await partner();
+  await deps.partners.revoke(revoked.id);
+  const cases: [string, Record<string, string>][] = [
+    ['no header', {}],
+    ['not Bearer', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['unknown key', { authorization: 'Bearer lk_thisKeyDoesNotExistAnywhere000000000000' }],
+    ['revoked key', revoked.auth],
+  ];
+  for (const [name, headers] of cases) {
+    const res = await app.inject({ url: '/de/listings/1', headers });
+    t.equal(res.statusCode, 401, name);
+    t.equal(res.json().type, 'unauthorized', name);
+    t.same(res.json().details, [], name);
+  }
+});
+
+t.test('an unknown country answers 404', async (t) => {
+  const res = await app.inject({ url: '/xx/listings/1', headers: owner.auth });
+  t.equal(res.statusCode, 404);
+  t.equal(res.json().type, 'not_found');
+  t.match(res.json().message, /country "xx"/);
+});
+
+t.test('source_id is unique per partner', async (t) => {
+  const sourceId = `src-${Date.now()}`;
+  t.equal((await create(owner.auth, listingInput({ source_id: sourceId }))).statusCode, 201);
+  const dup = await create(owner.auth, listingInput({ source_id: sourceId }));
+  t.equal(dup.statusCode, 409);
+  t.equal(dup.json().type, 'conflict');
+  t.equal((await create(other.auth, listingInput({ source_id: sourceId }))).statusCode, 201, 'another partner may use the same source_id');
+});
+
+t.test('framework errors are Error objects', async (t) => {
+  const unknownRoute = await app.inject({ url: '/de/nothing-here', headers: owner.auth });
+  t.equal(unknownRoute.statusCode, 404);
+  t.same(Object.keys(unknownRoute.json()).sort(), ['details', 'message', 'type']);
+
+  const badJson = await app.inject({ method: 'POST', url: '/de/listings', headers: { ...owner.auth, 'content-type': 'application/json' }, payload: '{"name": ' });
+  t.equal(badJson.statusCode, 400);
+  t.equal(badJson.json().type, 'validation');
+
+  const wrongType = await app.inject({ method: 'POST', url: '/de/listings', headers: { ...owner.auth, 'content-type': 'text/plain' }, payload: 'hello' });
+  t.equal(wrongType.statusCode, 415);
+  t.equal(wrongType.json().type, 'unsupported_media_type');
+
+  const tooLarge = await app.inject({
+    method: 'POST', url: '/de/listings', headers: { ...owner.auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024) }),
+  });
+  t.equal(tooLarge.statusCode, 413);
+  t.equal(tooLarge.json().type, 'payload_too_large');
+
+  const badId = await app.inject({ url: '/de/listings/abc', headers: owner.auth });
+  t.equal(badId.statusCode, 400);
+  t.same(badId.json().details, ['id: must be a listing id (decimal digits)']);
+});
