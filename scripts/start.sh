@@ -6,9 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/stack.sh up
-npx tsx src/cli.ts migrate
-npx tsx src/cli.ts indices
-npx tsx src/cli.ts categories import
+npx tsx src/cli.ts setup
 npx tsx src/cli.ts sample
 
 npx tsx indexer/main.ts &

@@ -12,6 +12,5 @@ export LOG_LEVEL="${LOG_LEVEL:-silent}"
 
 bash scripts/stack.sh up
 npx tsc -p .
-npx tsx src/cli.ts migrate
-npx tsx src/cli.ts categories import
+npx tsx src/cli.ts setup
 npx tap "$@"

@@ -39,6 +39,16 @@ program.command('indices').description('create missing indices and aliases').act
   await client.close();
 });
 
+program.command('setup').description('migrate, create missing indices and import categories (idempotent)')
+  .action(() => withDatabase(async ({ db }) => {
+    await runMigrations(db);
+    const client = createOpenSearchClient(config.OPENSEARCH_URL);
+    const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
+    await client.close();
+    const count = await importCategories(db, config.countries);
+    console.error(`migrated; ${created.length ? `created ${created.join(', ')}` : 'indices exist'}; ${count} categories imported`);
+  }));
+
 const categories = program.command('categories').description('category taxonomy');
 categories.command('import').description('load the shipped taxonomy').option('--file <path>', 'taxonomy JSON file')
   .action((opts: { file?: string }) => withDatabase(async ({ db }) => {
