@@ -8,6 +8,9 @@ const load = (file: string): IndexDefinition =>
   JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as IndexDefinition;
 
 export const listingsIndexDefinition = load('./listings.json');
+export const categoriesIndexDefinition = load('./categories.json');
+
+const timestamp = (now: Date) => now.toISOString().replace(/\D/g, '').slice(0, 17);
 
 /**
  * Names of indices and aliases. Each country has versioned physical indices
@@ -18,8 +21,10 @@ export function indexNames(prefix: string) {
   return {
     listingsAlias: (cc: string) => `${prefix}listings-${cc}`,
     listingsAllAlias: `${prefix}listings`,
-    newListingsIndex: (cc: string, now = new Date()) =>
-      `${prefix}listings-${cc}-${now.toISOString().replace(/\D/g, '').slice(0, 17)}`,
+    newListingsIndex: (cc: string, now = new Date()) => `${prefix}listings-${cc}-${timestamp(now)}`,
+    /** One index for the categories of every country (small), behind this alias. */
+    categoriesAlias: `${prefix}categories`,
+    newCategoriesIndex: (now = new Date()) => `${prefix}categories-${timestamp(now)}`,
   };
 }
 

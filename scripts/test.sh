@@ -12,5 +12,7 @@ export LOG_LEVEL="${LOG_LEVEL:-silent}"
 
 bash scripts/stack.sh up
 npx tsc -p .
+# The test indices hold only disposable test data: start from the current mappings every run.
+npx tsx src/cli.ts indices --recreate
 npx tsx src/cli.ts setup
 npx tap "$@"

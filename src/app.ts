@@ -9,9 +9,12 @@ import { installCountryAuth } from './plugins/auth.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { installValidators } from './plugins/validation.js';
 import { healthRoutes } from './routes/health.js';
+import { categoryRoutes } from './routes/categories.js';
 import { listingRoutes } from './routes/listings.js';
+import { searchRoutes } from './routes/search.js';
 import { ErrorSchema } from './schemas/common.js';
 import { ImageSchema, ListingSchema, ListingSummarySchema } from './schemas/listing.js';
+import { SolrResultSchema } from './schemas/search.js';
 
 export async function buildApp({ config, logger, deps }: { config: Config; logger: Logger; deps: ApiDeps }): Promise<FastifyInstance> {
   const app = Fastify({
@@ -29,7 +32,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   app.removeContentTypeParser('text/plain');
   installValidators(app);
   installErrorHandler(app);
-  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema]) app.addSchema(schema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -38,6 +41,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   await app.register(async (countryScope) => {
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
     await countryScope.register(listingRoutes, { listings: deps.listings });
+    await countryScope.register(searchRoutes, { search: deps.search });
+    await countryScope.register(categoryRoutes, { opensearch: deps.opensearch, names: deps.names, listings: deps.listings });
   }, { prefix: '/:country' });
 
   return app;

@@ -1,9 +1,10 @@
 // Ops CLI: `npm run cli -- <command>`. Output meant for scripts goes to stdout, the rest to stderr.
 import { Command } from 'commander';
+import { indexNames } from '../mappings/index.js';
 import { importCategories } from './categories/categories-import.js';
 import { loadConfig } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
-import { ensureListingsIndices } from './indexing/index-setup.js';
+import { dropListingsIndices, ensureListingsIndices } from './indexing/index-setup.js';
 import { createPartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient } from './search/opensearch-client.js';
 import { createLogger } from './logger.js';
@@ -32,8 +33,11 @@ program.command('migrate').description('apply database migrations').action(() =>
     console.error('migrations applied');
   }));
 
-program.command('indices').description('create missing indices and aliases').action(async () => {
+program.command('indices').description('create missing indices and aliases')
+  .option('--recreate', 'drop the listings indices of INDEX_PREFIX first (loses their documents; for tests)')
+  .action(async (opts: { recreate?: boolean }) => {
   const client = createOpenSearchClient(config.OPENSEARCH_URL);
+  if (opts.recreate) await dropListingsIndices(client, config.INDEX_PREFIX);
   const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
   console.error(created.length ? `created ${created.join(', ')}` : 'indices exist');
   await client.close();
@@ -44,15 +48,17 @@ program.command('setup').description('migrate, create missing indices and import
     await runMigrations(db);
     const client = createOpenSearchClient(config.OPENSEARCH_URL);
     const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
+    const count = await importCategories({ db, opensearch: client, names: indexNames(config.INDEX_PREFIX) }, config.countries);
     await client.close();
-    const count = await importCategories(db, config.countries);
     console.error(`migrated; ${created.length ? `created ${created.join(', ')}` : 'indices exist'}; ${count} categories imported`);
   }));
 
 const categories = program.command('categories').description('category taxonomy');
 categories.command('import').description('load the shipped taxonomy').option('--file <path>', 'taxonomy JSON file')
   .action((opts: { file?: string }) => withDatabase(async ({ db }) => {
-    const count = await importCategories(db, config.countries, opts.file);
+    const client = createOpenSearchClient(config.OPENSEARCH_URL);
+    const count = await importCategories({ db, opensearch: client, names: indexNames(config.INDEX_PREFIX) }, config.countries, opts.file);
+    await client.close();
     console.error(`imported ${count} categories for ${config.countries.join(', ')}`);
   }));
 

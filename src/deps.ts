@@ -8,12 +8,16 @@ import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
+import { createSearchService, type SearchService } from './search/search-service.js';
+import { indexNames, type IndexNames } from '../mappings/index.js';
 
 export interface ApiDeps {
   database: Database;
   redis: Redis;
   opensearch: OpenSearchClient;
+  names: IndexNames;
   queue: Pick<IndexQueue, 'enqueue'>;
+  search: SearchService;
   partners: PartnersService;
   listings: ListingsService;
   close(): Promise<void>;
@@ -32,11 +36,14 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const indexQueue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const queue = overrides.queue ?? indexQueue;
   const publish = createPublisher(queue, logger);
+  const names = indexNames(config.INDEX_PREFIX);
   return {
     database,
     redis,
     opensearch,
+    names,
     queue,
+    search: createSearchService({ opensearch, names, logger }),
     partners: createPartnersService({ db: database.db }),
     listings: createListingsService({ db: database.db, publish, webBaseUrl: config.PUBLIC_WEB_BASE_URL }),
     async close() {

@@ -1,15 +1,18 @@
 // Loads the shipped taxonomy file into PostgreSQL, one localised name per enabled country.
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
+import type { IndexNames } from '../../mappings/index.js';
 import type { Db } from '../db/client.js';
 import { categories } from '../db/schema.js';
+import type { OpenSearchClient } from '../search/opensearch-client.js';
+import { rebuildCategoriesIndex } from './categories-index.js';
 
 interface TaxonomyFile {
   languages: Record<string, string>;
   categories: { id: string; names: Record<string, string> }[];
 }
 
-export const DEFAULT_TAXONOMY_FILE = new URL('../../data/categories-sample.json', import.meta.url);
+export const DEFAULT_TAXONOMY_FILE = new URL('../../data/categories.json', import.meta.url);
 
 /** Rows of the taxonomy for the given countries; a country without a language falls back to English. */
 export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {
@@ -19,12 +22,19 @@ export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {
   });
 }
 
-export async function importCategories(db: Db, countries: readonly string[], path: URL | string = DEFAULT_TAXONOMY_FILE): Promise<number> {
+/** Loads the taxonomy into PostgreSQL (the source of truth, for validation) and the categories index. */
+export async function importCategories(
+  deps: { db: Db; opensearch: OpenSearchClient; names: IndexNames },
+  countries: readonly string[],
+  path: URL | string = DEFAULT_TAXONOMY_FILE,
+): Promise<number> {
+  const { db } = deps;
   const file = JSON.parse(readFileSync(path, 'utf8')) as TaxonomyFile;
   const rows = taxonomyRows(file, countries);
   for (let i = 0; i < rows.length; i += 1000) {
     await db.insert(categories).values(rows.slice(i, i + 1000))
       .onConflictDoUpdate({ target: [categories.country, categories.id], set: { name: sql`excluded.name` } });
   }
+  await rebuildCategoriesIndex(deps.opensearch, deps.names, rows);
   return rows.length;
 }

@@ -1,0 +1,59 @@
+// The categories index: rebuilt whole on every import (a new index, then an atomic alias swap,
+// so lookups never see a half-loaded taxonomy) and queried by GET /:country/categories.
+import { categoriesIndexDefinition, type IndexNames } from '../../mappings/index.js';
+import { fold } from '../search/fold.js';
+import type { OpenSearchClient } from '../search/opensearch-client.js';
+import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
+import { validationError } from '../errors.js';
+
+export interface CategoryRow {
+  country: string;
+  id: string;
+  name: string;
+}
+
+export async function rebuildCategoriesIndex(client: OpenSearchClient, names: IndexNames, rows: CategoryRow[]): Promise<string> {
+  const index = names.newCategoriesIndex();
+  await client.indices.create({ index, body: categoriesIndexDefinition });
+  for (let i = 0; i < rows.length; i += 2000) {
+    const body = rows.slice(i, i + 2000).flatMap((r) => [
+      { index: { _index: index, _id: `${r.country}:${r.id}` } },
+      { cc: r.country, id: r.id, name: r.name, name_fold: fold(r.name) },
+    ]);
+    const res = await client.bulk({ body });
+    if (res.body.errors) throw new Error(`categories bulk import failed: ${JSON.stringify(res.body.items.find((it) => Object.values(it)[0]?.error))}`);
+  }
+  await client.indices.refresh({ index });
+  const alias = names.categoriesAlias;
+  const current = await client.indices.getAlias({ name: alias }, { ignore: [404] });
+  const old = current.statusCode === 404 ? [] : Object.keys(current.body as object);
+  await client.indices.updateAliases({
+    body: { actions: [...old.map((o) => ({ remove: { index: o, alias } })), { add: { index, alias } }] },
+  });
+  if (old.length) await client.indices.delete({ index: old });
+  return index;
+}
+
+export interface CategoriesPage {
+  numFound: number;
+  categories: { id: string; name: string }[];
+}
+
+/** Categories of a country whose name matches (`*` wildcards; case- and accent-insensitive), sorted by name. */
+export async function searchCategories(client: OpenSearchClient, names: IndexNames, country: string, name?: string): Promise<CategoriesPage> {
+  const filter: Record<string, unknown>[] = [{ term: { cc: country } }];
+  if (name !== undefined) {
+    const match = parseMatchValue(name);
+    if ('error' in match) throw validationError([`name: ${match.error}`]);
+    filter.push(matchClause('name_fold', match));
+  }
+  const res = await client.search({
+    index: names.categoriesAlias,
+    body: { query: { bool: { filter } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true },
+  });
+  const hits = res.body.hits;
+  return {
+    numFound: (hits.total as { value: number }).value,
+    categories: hits.hits.map((h) => h._source as { id: string; name: string }),
+  };
+}

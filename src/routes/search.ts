@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { parseListingSearch } from '../search/search-params.js';
+import type { SearchService } from '../search/search-service.js';
+import { errorResponses } from '../schemas/common.js';
+import { ListingSearchQuerySchema, ListingSearchResponseSchema } from '../schemas/search.js';
+
+export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
+  app.get('/listings', {
+    schema: {
+      summary: 'Search listings: filtered (ids | phone | address) or, with solr=true, the experimental Solr-style search',
+      description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
+        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres.',
+      tags: ['search'],
+      querystring: ListingSearchQuerySchema,
+      response: { 200: ListingSearchResponseSchema, ...errorResponses() },
+    },
+  }, async (request) => {
+    const params = parseListingSearch(request.query);
+    return params.kind === 'solr' ? search.solr(request.country, params) : search.filtered(request.country, params);
+  });
+};

@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { CountryParamsSchema } from './common.js';
+
+const text = (description: string) => Type.String({ maxLength: 200, description });
+
+export const ListingSearchQuerySchema = Type.Object({
+  solr: Type.Optional(Type.Boolean({ description: 'true: the experimental Solr-style search' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 50', errorMessage: 'must be an integer from 1 to 50' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Extension: skip this many results', errorMessage: 'must be an integer from 0 to 10000' })),
+  ids: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated listing ids (at most 50)' })),
+  phone: Type.Optional(text('E.164 number; encode + as %2B')),
+  street: Type.Optional(text('Street without house number; * is a wildcard')),
+  place: Type.Optional(text('Place name; * is a wildcard')),
+  postCode: Type.Optional(text('Post code; * is a wildcard')),
+  number: Type.Optional(text('House number; * is a wildcard')),
+  what: Type.Optional(text('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
+  where: Type.Optional(text('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
+  category: Type.Optional(text('Solr mode: exact category name (case-insensitive)')),
+  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Solr mode: latitude of the centre', errorMessage: 'must be a number between -90 and 90' })),
+  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
+}, { additionalProperties: false });
+
+export const SolrResultSchema = Type.Object({
+  id: Type.String({ description: 'country:lid' }),
+  lid: Type.Integer(),
+  cc: Type.String(),
+  name: Type.String(),
+  street: Type.String({ description: 'Street and house number' }),
+  zip: Type.String(),
+  place: Type.String(),
+  partner: Type.String({ description: 'Name of the partner that created the listing' }),
+  loc: Type.Optional(Type.String({ description: '"lat,lon"; absent when the listing has no coordinates' })),
+  rating: Type.Optional(Type.Number({ description: 'Mean review rating, one decimal; only when reviewed' })),
+  categories: Type.Array(Type.String()),
+  boost: Type.Number(),
+  _version_: Type.Integer(),
+  _dist_: Type.Optional(Type.Number({ description: 'Distance from lat/lon in kilometres' })),
+  _distboost_: Type.Optional(Type.Number({ description: 'Distance factor applied to the score' })),
+  score: Type.Number(),
+}, { $id: 'SolrResult', title: 'SolrResult' });
+
+export const ListingSearchResponseSchema = Type.Object({
+  numFound: Type.Integer(),
+  numReturned: Type.Integer(),
+  listings: Type.Union([Type.Array(Type.Ref('ListingSummary')), Type.Array(Type.Ref(SolrResultSchema))]),
+});
+
+export const CategoriesQuerySchema = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 100, description: 'Category name; * is a wildcard; case- and accent-insensitive' })),
+}, { additionalProperties: false });
+
+export const CategorySchema = Type.Object({ id: Type.String(), name: Type.String() });
+export const CategoriesResponseSchema = Type.Object({ numFound: Type.Integer(), categories: Type.Array(CategorySchema) });
+export { CountryParamsSchema };

@@ -1,0 +1,83 @@
+// Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
+// builders in query/; this module only does I/O, logging and mapping.
+import type { Logger } from 'pino';
+import type { IndexNames } from '../../mappings/index.js';
+import { AppError } from '../errors.js';
+import type { Listing } from '../listings/listing-view.js';
+import type { OpenSearchClient } from './opensearch-client.js';
+import { buildFilteredQuery } from './query/filtered-query.js';
+import { buildSolrQuery, distanceBoost, distanceSortIndex } from './query/solr-query.js';
+import type { ListingSearch } from './search-params.js';
+
+type ListingSummary = Omit<Listing, 'contact'>;
+
+interface Hit<T> {
+  _id: string;
+  _score: number | null;
+  _source: T;
+  sort?: unknown[];
+}
+
+interface SolrSource {
+  id: string; lid: number; cc: string; name: string; place: string; partner: string;
+  loc: string | null; rating: number | null; categories: string[]; boost: number; version: number;
+  listing: { address: string; zip: string };
+}
+
+export interface SolrResult {
+  id: string; lid: number; cc: string; name: string; street: string; zip: string; place: string; partner: string;
+  loc?: string; rating?: number; categories: string[]; boost: number; _version_: number;
+  _dist_?: number; _distboost_?: number; score: number;
+}
+
+export interface SearchPage<T> {
+  numFound: number;
+  numReturned: number;
+  listings: T[];
+}
+
+export function createSearchService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
+  async function search<T>(country: string, kind: string, body: Record<string, unknown>) {
+    const res = await opensearch.search({ index: names.listingsAlias(country), body });
+    const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits: Hit<T>[] } };
+    logger.info({ search: kind, country, took: result.took, hits: result.hits.total.value }, 'opensearch search');
+    // A partial answer is no answer (pelias: timed_out is an error).
+    if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
+    return result.hits;
+  }
+
+  return {
+    async filtered(country: string, params: Exclude<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<ListingSummary>> {
+      const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, buildFilteredQuery(params));
+      if (params.kind === 'ids') {
+        const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
+        const found = params.ids.flatMap((id) => byId.get(id) ?? []);
+        const listings = found.slice(params.offset, params.offset + params.limit);
+        return { numFound: found.length, numReturned: listings.length, listings };
+      }
+      const listings = hits.hits.map((h) => h._source.listing);
+      return { numFound: hits.total.value, numReturned: listings.length, listings };
+    },
+
+    async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
+      const hits = await search<SolrSource>(country, 'solr', buildSolrQuery(params));
+      const distanceAt = distanceSortIndex(params);
+      const listings = hits.hits.map((hit): SolrResult => {
+        const s = hit._source;
+        const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
+        return {
+          id: s.id, lid: s.lid, cc: s.cc, name: s.name, street: s.listing.address, zip: s.listing.zip, place: s.place,
+          partner: s.partner,
+          ...(s.loc ? { loc: s.loc } : {}),
+          ...(s.rating !== null && s.rating !== undefined ? { rating: s.rating } : {}),
+          categories: s.categories, boost: s.boost, _version_: s.version,
+          ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}),
+          score: hit._score ?? 0,
+        };
+      });
+      return { numFound: hits.total.value, numReturned: listings.length, listings };
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

@@ -1,0 +1,51 @@
+import t from 'tap';
+import { AppError } from '../../src/errors.js';
+import { parseListingSearch } from '../../src/search/search-params.js';
+import { parseSolrText } from '../../src/search/query/solr-text.js';
+import { parseMatchValue } from '../../src/search/query/wildcard.js';
+
+const details = (q: Parameters<typeof parseListingSearch>[0]) => {
+  try {
+    parseListingSearch(q);
+    return [];
+  } catch (err) {
+    return (err as AppError).details;
+  }
+};
+
+t.test('exactly one filter family', async (t) => {
+  t.match(parseListingSearch({ ids: '1, 2' }), { kind: 'ids', ids: [1, 2], limit: 50, offset: 0 });
+  t.match(parseListingSearch({ phone: '+4930123' }), { kind: 'phone', phone: '+4930123' });
+  t.match(parseListingSearch({ street: 'A', place: 'B', postCode: '1' }), { kind: 'address' });
+  t.same(details({}), ['query: give one filter: ids, phone, or street + place + postCode']);
+  t.same(details({ ids: '1', phone: '+4930123' }), ['query: filters ids and phone cannot be combined']);
+  t.same(details({ street: 'A', number: '1' }), ['place: is required for an address search', 'postCode: is required for an address search']);
+  t.same(details({ ids: '1', what: 'x' }), ['what: only with solr=true']);
+});
+
+t.test('ids: at most 50, decimal, duplicates removed', async (t) => {
+  t.same(details({ ids: Array.from({ length: 51 }, (_, i) => i + 1).join(',') }), ['ids: at most 50 ids']);
+  t.same(details({ ids: '1,x' }), ['ids: must be comma-separated listing ids']);
+  t.match(parseListingSearch({ ids: '5,5,3' }), { ids: [5, 3] });
+});
+
+t.test('Solr mode needs something to search for; lat and lon go together', async (t) => {
+  t.same(details({ solr: true }), ['solr: give at least one of what, where, category, or lat and lon']);
+  t.same(details({ solr: true, lat: 1 }), ['lat, lon: give both or neither']);
+  t.same(details({ solr: true, what: '  ' }), ['what: must not be empty']);
+  t.match(parseListingSearch({ solr: true, lat: 0, lon: 0 }), { kind: 'solr', centre: { lat: 0, lon: 0 } });
+});
+
+t.test('wildcard values are folded, escaped and bounded', async (t) => {
+  t.same(parseMatchValue('Hauptstraße'), { term: 'hauptstrasse' });
+  t.same(parseMatchValue('*Straße**12'), { wildcard: '*strasse*12' });
+  t.same(parseMatchValue('a?b\\c*'), { wildcard: 'a\\?b\\\\c*' });
+  t.same(parseMatchValue('*a*b*c*d*e*f'), { error: 'may hold at most 5 wildcards (*)' });
+  t.same(parseMatchValue('x'.repeat(101)), { error: 'must be at most 100 characters' });
+});
+
+t.test('Solr text: quoted phrases and free terms', async (t) => {
+  t.same(parseSolrText('Bäckerei "Am Markt" Köln'), { phrases: ['Am Markt'], terms: ['Bäckerei', 'Köln'] });
+  t.same(parseSolrText('unpaired "quote'), { phrases: [], terms: ['unpaired', 'quote'] });
+  t.same(parseSolrText('""'), { phrases: [], terms: [] });
+});
