@@ -7,6 +7,9 @@ import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { installCountryAuth } from './plugins/auth.js';
 import { installErrorHandler } from './plugins/error-handler.js';
+import { installIdempotency } from './plugins/idempotency.js';
+import { installRateLimit } from './plugins/rate-limit.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { installValidators } from './plugins/validation.js';
 import { healthRoutes } from './routes/health.js';
 import { categoryRoutes } from './routes/categories.js';
@@ -15,6 +18,7 @@ import { searchRoutes } from './routes/search.js';
 import { ErrorSchema } from './schemas/common.js';
 import { ImageSchema, ListingSchema, ListingSummarySchema } from './schemas/listing.js';
 import { SolrResultSchema } from './schemas/search.js';
+import { OfferSchema } from './schemas/workflows.js';
 
 export async function buildApp({ config, logger, deps }: { config: Config; logger: Logger; deps: ApiDeps }): Promise<FastifyInstance> {
   const app = Fastify({
@@ -30,17 +34,25 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
 
   // JSON only: a text/plain body answers 415 instead of reaching the validator as a string.
   app.removeContentTypeParser('text/plain');
+  // An empty body with a JSON content type (common for PUT claim) counts as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
   installErrorHandler(app);
-  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema]) app.addSchema(schema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
+    await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
+    installIdempotency(countryScope, { db: deps.database.db });
     await countryScope.register(listingRoutes, { listings: deps.listings });
+    await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
     await countryScope.register(searchRoutes, { search: deps.search });
     await countryScope.register(categoryRoutes, { opensearch: deps.opensearch, names: deps.names, listings: deps.listings });
   }, { prefix: '/:country' });

@@ -21,6 +21,8 @@ export const ConfigSchema = Type.Object({
   PUBLIC_MEDIA_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:3000' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 8 }),

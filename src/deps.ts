@@ -5,7 +5,10 @@ import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
+import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
+import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
+import { createOffersService, type OffersService } from './listings/offers-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
@@ -20,6 +23,9 @@ export interface ApiDeps {
   search: SearchService;
   partners: PartnersService;
   listings: ListingsService;
+  claims: ClaimsService;
+  offers: OffersService;
+  mappings: MappingsService;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const queue = overrides.queue ?? indexQueue;
   const publish = createPublisher(queue, logger);
   const names = indexNames(config.INDEX_PREFIX);
+  const listings = createListingsService({ db: database.db, publish, webBaseUrl: config.PUBLIC_WEB_BASE_URL });
   return {
     database,
     redis,
@@ -45,7 +52,10 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     search: createSearchService({ opensearch, names, logger }),
     partners: createPartnersService({ db: database.db }),
-    listings: createListingsService({ db: database.db, publish, webBaseUrl: config.PUBLIC_WEB_BASE_URL }),
+    listings,
+    claims: createClaimsService({ listings }),
+    offers: createOffersService({ db: database.db }),
+    mappings: createMappingsService({ db: database.db }),
     async close() {
       await indexQueue.close();
       redis.disconnect();

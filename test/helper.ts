@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { indexNames } from '../mappings/index.js';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
 import { createIndexQueue } from '../src/indexing/queue.js';
@@ -28,10 +28,11 @@ export interface TestApp {
   partner(role?: Role): Promise<{ id: number; auth: { authorization: string } }>;
 }
 
-export async function build(t: Test, overrides: ApiDepsOverrides = {}): Promise<TestApp> {
-  const deps = createApiDeps(config, logger, overrides);
+export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Partial<Config> } = {}): Promise<TestApp> {
+  const appConfig = { ...config, ...overrides.config };
+  const deps = createApiDeps(appConfig, logger, overrides);
   await ensureListingsIndices(deps.opensearch, config.INDEX_PREFIX, config.countries);
-  const app = await buildApp({ config, logger, deps });
+  const app = await buildApp({ config: appConfig, logger, deps });
   t.teardown(async () => {
     await app.close();
     await deps.close();

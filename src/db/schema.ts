@@ -121,3 +121,24 @@ export const outbox = pgTable('outbox', {
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
   index('outbox_listing_idx').on(t.listingId),
 ]);
+
+/** At most one offer a listing (CONTRACT section 7); not part of the index document. */
+export const offers = pgTable('offers', {
+  listingId: id('listing_id').primaryKey().references(() => listings.id, { onDelete: 'cascade' }),
+  message: text('message').notNull(),
+  url: text('url').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Remembered POST responses per partner and Idempotency-Key (CONTRACT section 13), shared by
+ * every API instance. A row without a status is a request still in flight.
+ */
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  partnerId: id('partner_id').notNull().references(() => partners.id),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  statusCode: integer('status_code'),
+  response: jsonb('response'),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.partnerId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);

@@ -95,10 +95,14 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
    * Runs `change` in a transaction that ends with an outbox event for the listing's new version,
    * then publishes the event. Every write that alters the indexed document goes through here.
    */
-  async function writeListing<T>(country: string, change: (tx: DbOrTx) => Promise<{ listingId: number; result: T }>): Promise<T> {
+  async function writeListing<T>(
+    country: string,
+    change: (tx: DbOrTx) => Promise<{ listingId: number; result: T; changed?: boolean }>,
+  ): Promise<T> {
     try {
       const { event, result } = await db.transaction(async (tx) => {
-        const { listingId, result } = await change(tx);
+        const { listingId, result, changed = true } = await change(tx);
+        if (!changed) return { event: undefined, result }; // an idempotent no-op: no new version
         const [bumped] = await tx.update(listings)
           .set({ version: sql`${listings.version} + 1`, updatedAt: new Date() })
           .where(eq(listings.id, listingId)).returning({ version: listings.version });
@@ -106,7 +110,7 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
         await recordIndexEvent(tx, event);
         return { event, result };
       });
-      await publish([event]);
+      if (event) await publish([event]);
       return result;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('a concurrent request changed the same resource; retry');
@@ -116,6 +120,8 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
 
   return {
     writeListing,
+    lockListing,
+    setMapping,
 
     async get(country: string, id: number): Promise<Listing> {
       return readOrThrow(db, country, id, []);

@@ -6,8 +6,9 @@ import { ListingInputSchema, ListingSchema } from '../schemas/listing.js';
 
 export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsService }> = async (app, { listings }) => {
   app.post('/listings', {
+    config: { idempotent: true },
     schema: {
-      summary: 'Create a listing (claimed by the caller)',
+      summary: 'Create a listing (claimed by the caller); honours Idempotency-Key',
       tags: ['listings'],
       body: ListingInputSchema,
       response: { 201: Type.Ref(ListingSchema), ...errorResponses(409, 413, 415) },

@@ -21,3 +21,6 @@ export const errorResponses = (...statuses: number[]): Record<number, TSchema> =
 
 export const NoContent = Type.Null({ description: 'No content' });
 export const SOURCE_ID_PATTERN = '^[A-Za-z0-9_-]{1,100}$';
+
+/** An absolute http(s) URL of at most 2048 characters (links, offers). */
+export const HttpUrlSchema = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s/$.?#][^\\s]*$', errorMessage: 'must be an absolute http(s) URL of at most 2048 characters' });

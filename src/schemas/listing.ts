@@ -1,7 +1,7 @@
 // The public contract of the Listing resource (listings-api.md, CONTRACT section 4).
 import { Type, type Static } from '@sinclair/typebox';
 import { DAYS } from '../listings/hours.js';
-import { SOURCE_ID_PATTERN } from './common.js';
+import { HttpUrlSchema, SOURCE_ID_PATTERN } from './common.js';
 
 export const PHONE_TYPES = ['landline', 'mobile', 'fax', 'tollfree'] as const;
 export const LINK_TYPES = ['website', 'googleplus', 'facebook', 'instagram', 'twitter', 'youtube', 'linkedin', 'other'] as const;
@@ -28,7 +28,6 @@ const ContactSchema = Type.Object({
   gender: oneOf(GENDERS),
 }, { additionalProperties: false });
 
-const HttpUrl = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s/$.?#][^\\s]*$', errorMessage: 'must be an absolute http(s) URL of at most 2048 characters' });
 
 export const ListingInputSchema = Type.Object({
   name: text(1, 200),
@@ -52,7 +51,7 @@ export const ListingInputSchema = Type.Object({
   links: Type.Optional(Type.Array(Type.Object({
     id: subId,
     type: oneOf(LINK_TYPES),
-    url: HttpUrl,
+    url: HttpUrlSchema,
   }, { additionalProperties: false }), { maxItems: 20 })),
   contact: Type.Optional(Type.Union([ContactSchema, Type.Null()])),
   hours: Type.Optional(Type.Object(

@@ -1,0 +1,25 @@
+import t from 'tap';
+import { build, eventually, listingInput, runId, startIndexer } from '../helper.js';
+
+const { app, deps, partner } = await build(t);
+startIndexer(t, deps);
+const { auth } = await partner();
+const word = `supp${runId.replace(/\d/g, 'x')}`;
+
+t.test('a suppressed listing leaves every search within 2 s; unsuppressed it comes back', async (t) => {
+  const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput({ name: `${word} Laden`, phones: [{ type: 'landline', number: '+4930987654321' }] }) })).json();
+  const searches = [`ids=${id}`, `solr=true&what=${word}`, 'phone=%2B4930987654321'];
+  const found = async () => Promise.all(searches.map(async (q) =>
+    (await app.inject({ url: `/de/listings?${q}`, headers: auth })).json().listings.some((l: { id: string; lid?: number }) => String(l.lid ?? l.id) === id)));
+  await eventually(async () => ((await found()).every(Boolean) ? true : undefined), 2000, 'the listing in every search');
+
+  let started = Date.now();
+  t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${id}/suppress`, headers: auth })).statusCode, 204);
+  await eventually(async () => ((await found()).every((f) => !f) ? true : undefined), 2000, 'the listing to leave every search');
+  t.ok(Date.now() - started < 2000, `gone after ${Date.now() - started} ms`);
+
+  started = Date.now();
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/suppress`, headers: auth })).statusCode, 204);
+  await eventually(async () => ((await found()).every(Boolean) ? true : undefined), 2000, 'the listing to come back');
+  t.ok(Date.now() - started < 2000, `back after ${Date.now() - started} ms`);
+});
