@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import closeWithGrace from 'close-with-grace';
 import { indexNames } from '../mappings/index.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, publicUrls } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
@@ -24,7 +24,7 @@ probeRedis.on('error', () => {});
 
 await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), webBaseUrl: config.PUBLIC_WEB_BASE_URL, logger });
+const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger });
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
 

@@ -7,7 +7,7 @@ import type { Db } from '../src/db/client.js';
 import { outbox } from '../src/db/schema.js';
 import { buildListingDocument, documentId } from '../src/indexing/listing-document.js';
 import type { SyncListingJob } from '../src/indexing/jobs.js';
-import { toListing } from '../src/listings/listing-view.js';
+import { toListing, type PublicUrls } from '../src/listings/listing-view.js';
 import { loadListingRecord } from '../src/listings/listings-repository.js';
 import type { OpenSearchClient } from '../src/search/opensearch-client.js';
 import type { IndexNames } from '../mappings/index.js';
@@ -18,13 +18,13 @@ export interface SyncDeps {
   db: Db;
   opensearch: OpenSearchClient;
   names: IndexNames;
-  webBaseUrl: string;
+  urls: PublicUrls;
   logger: Logger;
 }
 
 const statusOf = (err: unknown) => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
 
-export function createListingSync({ db, opensearch, names, webBaseUrl, logger }: SyncDeps) {
+export function createListingSync({ db, opensearch, names, urls, logger }: SyncDeps) {
   async function markProcessed(listingId: number, version: number) {
     await db.update(outbox).set({ processedAt: new Date() })
       .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
@@ -48,12 +48,13 @@ export function createListingSync({ db, opensearch, names, webBaseUrl, logger }:
         outcome = 'deleted';
       } else {
         const body = buildListingDocument({
-          listing: toListing(record, webBaseUrl, []),
+          listing: toListing(record, urls),
           partnerName: record.creatorName,
           suppressed: row.suppressed,
           boost: row.boost,
           version: row.version,
           updatedAt: row.updatedAt,
+          rating: record.rating,
         });
         await opensearch.index({ index, id, body, ...versioning });
         outcome = 'indexed';

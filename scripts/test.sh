@@ -9,6 +9,7 @@ export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/lis
 export INDEX_PREFIX="${TEST_INDEX_PREFIX:-test-}"
 export QUEUE_PREFIX="${TEST_QUEUE_PREFIX:-listings-test}"
 export LOG_LEVEL="${LOG_LEVEL:-silent}"
+export MEDIA_DIR="${TEST_MEDIA_DIR:-.stack/test-media}"
 
 bash scripts/stack.sh up
 npx tsc -p .

@@ -10,6 +10,9 @@ import { installErrorHandler } from './plugins/error-handler.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { imageRoutes, mediaRoutes } from './routes/images.js';
+import { reviewRoutes } from './routes/reviews.js';
+import { ReviewSchema } from './schemas/review.js';
 import { installValidators } from './plugins/validation.js';
 import { healthRoutes } from './routes/health.js';
 import { categoryRoutes } from './routes/categories.js';
@@ -41,11 +44,12 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
   installErrorHandler(app);
-  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(mediaRoutes, { images: deps.images });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
     await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });
@@ -53,6 +57,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     installIdempotency(countryScope, { db: deps.database.db });
     await countryScope.register(listingRoutes, { listings: deps.listings });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
+    await countryScope.register(imageRoutes, { images: deps.images });
+    await countryScope.register(reviewRoutes, { reviews: deps.reviews });
     await countryScope.register(searchRoutes, { search: deps.search });
     await countryScope.register(categoryRoutes, { opensearch: deps.opensearch, names: deps.names, listings: deps.listings });
   }, { prefix: '/:country' });

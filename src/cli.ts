@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { indexNames } from '../mappings/index.js';
 import { importCategories } from './categories/categories-import.js';
-import { loadConfig } from './config.js';
+import { loadConfig, publicUrls } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
 import { dropListingsIndices, ensureListingsIndices } from './indexing/index-setup.js';
 import { createPartnersService } from './partners/partners-service.js';
@@ -90,7 +90,7 @@ program.command('sample').description('create a demo partner and a few sample li
     }
     const demo = await createPartnersService({ db }).create('demo', 'partner');
     const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-    const listings = createListingsService({ db, publish: createPublisher(queue, createLogger('warn', 'cli')), webBaseUrl: config.PUBLIC_WEB_BASE_URL });
+    const listings = createListingsService({ db, publish: createPublisher(queue, createLogger('warn', 'cli')), urls: publicUrls(config) });
     const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
     for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
     await queue.close();

@@ -1,7 +1,7 @@
 // Wires the long-lived clients and services of the API process from the configuration.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
@@ -9,6 +9,11 @@ import { createClaimsService, type ClaimsService } from './listings/claims-servi
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
+import { createImagesService, type ImagesService } from './media/images-service.js';
+import { createLocalMediaStore } from './media/local-media-store.js';
+import type { MediaStore } from './media/media-store.js';
+import { createS3MediaStore } from './media/s3-media-store.js';
+import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
@@ -26,6 +31,8 @@ export interface ApiDeps {
   claims: ClaimsService;
   offers: OffersService;
   mappings: MappingsService;
+  images: ImagesService;
+  reviews: ReviewsService;
   close(): Promise<void>;
 }
 
@@ -43,7 +50,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const queue = overrides.queue ?? indexQueue;
   const publish = createPublisher(queue, logger);
   const names = indexNames(config.INDEX_PREFIX);
-  const listings = createListingsService({ db: database.db, publish, webBaseUrl: config.PUBLIC_WEB_BASE_URL });
+  const listings = createListingsService({ db: database.db, publish, urls: publicUrls(config) });
   return {
     database,
     redis,
@@ -56,6 +63,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     claims: createClaimsService({ listings }),
     offers: createOffersService({ db: database.db }),
     mappings: createMappingsService({ db: database.db }),
+    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
+    reviews: createReviewsService({ db: database.db, listings }),
     async close() {
       await indexQueue.close();
       redis.disconnect();
@@ -63,4 +72,10 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
       await database.close();
     },
   };
+}
+
+function createMediaStore(config: Config): MediaStore {
+  return config.MEDIA_DRIVER === 's3'
+    ? createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined })
+    : createLocalMediaStore(config.MEDIA_DIR);
 }

@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { indexNames } from '../mappings/index.js';
 import { buildApp } from '../src/app.js';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, publicUrls, type Config } from '../src/config.js';
 import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
 import { createIndexQueue } from '../src/indexing/queue.js';
@@ -48,9 +48,13 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
   };
 }
 
-/** Runs the real indexer (worker and relay) in this process until the test ends. */
-export function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
-  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, webBaseUrl: config.PUBLIC_WEB_BASE_URL, logger });
+/**
+ * Runs the real indexer (worker and relay) in this process until the test ends. Returns once the
+ * backlog that earlier test files left in the queue is drained, so latencies are measured under
+ * normal load.
+ */
+export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
+  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger });
   const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 4, sync, logger });
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300 });
@@ -59,6 +63,10 @@ export function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: n
     await worker.close();
     await queue.close();
   });
+  await eventually(async () => {
+    const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(counts).every((n) => n === 0) ? true : undefined;
+  }, 60_000, 'the index queue to drain');
   return { sync };
 }
 

@@ -142,3 +142,40 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   response: jsonb('response'),
   createdAt: createdAt(),
 }, (t) => [primaryKey({ columns: [t.partnerId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
+
+/** Images of a listing; the bytes live in the media store under a content-addressed key. */
+export const images = pgTable('images', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: listingId(),
+  type: text('type').notNull(),
+  caption: text('caption').notNull(),
+  /** sha256 of the bytes: equal files share one stored object. */
+  key: text('key').notNull(),
+  ext: text('ext').notNull(),
+  contentType: text('content_type').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  size: integer('size').notNull(),
+  createdAt: createdAt(),
+}, (t) => [index('images_listing_idx').on(t.listingId), index('images_key_idx').on(t.key)]);
+
+/** Reviews: `partnerId` is who wrote it; `origin` is `website` for reviews posted with an admin key. */
+export const reviews = pgTable('reviews', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  listingId: listingId(),
+  partnerId: id('partner_id').notNull().references(() => partners.id),
+  origin: text('origin', { enum: ['website', 'partner'] }).notNull(),
+  sourceId: text('source_id').notNull(),
+  reviewer: text('reviewer').notNull(),
+  reviewed: text('reviewed').notNull(),
+  title: text('title').notNull(),
+  text: text('text').notNull(),
+  rating: integer('rating').notNull(),
+  /** As the partner sent it (keeps its UTC offset); `reviewedAt` is the same instant, for ordering. */
+  dateTime: text('date_time').notNull(),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('reviews_source_idx').on(t.listingId, t.partnerId, t.sourceId),
+  index('reviews_listing_idx').on(t.listingId, t.reviewedAt),
+]);

@@ -1,7 +1,8 @@
 // Turns a stored listing into the Listing of the public API (listings-api.md "Listing").
 import type { Static } from '@sinclair/typebox';
 import type { ListingSchema } from '../schemas/listing.js';
-import type { ListingRecord } from './listings-repository.js';
+import { mediaFileName, mediaUrl } from '../media/media-store.js';
+import type { ListingRecord, StoredImage } from './listings-repository.js';
 import { DAYS } from './hours.js';
 
 export type Listing = Static<typeof ListingSchema>;
@@ -11,7 +12,23 @@ export function listingUrl(webBaseUrl: string, country: string, id: number | str
   return `${webBaseUrl.replace(/\/$/, '')}/${country}/${id}`;
 }
 
-export function toListing(record: ListingRecord, webBaseUrl: string, images?: Image[]): Listing {
+export interface PublicUrls {
+  web: string;
+  media: string;
+}
+
+export function toImage(image: StoredImage, mediaBaseUrl: string): Image {
+  return {
+    id: String(image.id),
+    type: image.type,
+    url: mediaUrl(mediaBaseUrl, mediaFileName(image.key, image.ext)),
+    base64: null,
+    caption: image.caption,
+  };
+}
+
+/** The Listing; `withImages: false` for the create response, which has no images (listings-api.md). */
+export function toListing(record: ListingRecord, urls: PublicUrls, { withImages = true } = {}): Listing {
   const { row } = record;
   return {
     id: String(row.id),
@@ -26,9 +43,9 @@ export function toListing(record: ListingRecord, webBaseUrl: string, images?: Im
     description: row.description,
     emails: record.emails.map((e) => ({ id: String(e.id), address: e.address })),
     phones: record.phones.map((p) => ({ id: String(p.id), type: p.type, number: p.number })),
-    url: listingUrl(webBaseUrl, row.country, row.id),
+    url: listingUrl(urls.web, row.country, row.id),
     hours: Object.fromEntries(DAYS.map((d) => [d, row.hours[d] ?? []])),
-    ...(images ? { images } : {}),
+    ...(withImages ? { images: record.images.map((image) => toImage(image, urls.media)) } : {}),
     links: record.links.map((l) => ({ id: String(l.id), type: l.type, url: l.url })),
     categories: record.categories,
     active: row.active,

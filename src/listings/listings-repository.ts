@@ -1,8 +1,8 @@
 // Reads listings with all their sub-objects in a fixed number of queries, for one id or many.
 // The API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, avg, count, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
-import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, partners } from '../db/schema.js';
+import { categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, partners, reviews } from '../db/schema.js';
 
 export type ListingRow = typeof listings.$inferSelect;
 
@@ -12,8 +12,13 @@ export interface ListingRecord {
   phones: { id: number; type: string; number: string }[];
   links: { id: number; type: string; url: string }[];
   categories: { id: string; name: string }[];
+  images: StoredImage[];
+  /** Mean rating and count over all reviews; undefined without reviews. */
+  rating: { mean: number; count: number } | undefined;
   creatorName: string;
 }
+
+export type StoredImage = typeof images.$inferSelect;
 
 function groupBy<T extends { listingId: number }>(rows: T[]): Map<number, T[]> {
   const groups = new Map<number, T[]>();
@@ -29,7 +34,7 @@ function groupBy<T extends { listingId: number }>(rows: T[]): Map<number, T[]> {
 export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListingRecord>> {
   const records = new Map<number, ListingRecord>();
   if (ids.length === 0) return records;
-  const [rows, emails, phones, links, cats] = await Promise.all([
+  const [rows, emails, phones, links, cats, imageRows, ratings] = await Promise.all([
     db.select({ listing: listings, creatorName: partners.name }).from(listings)
       .innerJoin(partners, eq(partners.id, listings.createdBy)).where(inArray(listings.id, ids)),
     db.select().from(listingEmails).where(inArray(listingEmails.listingId, ids)).orderBy(asc(listingEmails.position)),
@@ -39,8 +44,12 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
       .from(listingCategories)
       .innerJoin(categories, and(eq(categories.country, listingCategories.country), eq(categories.id, listingCategories.categoryId)))
       .where(inArray(listingCategories.listingId, ids)).orderBy(asc(listingCategories.position)),
+    db.select().from(images).where(inArray(images.listingId, ids)).orderBy(asc(images.id)),
+    db.select({ listingId: reviews.listingId, mean: avg(reviews.rating).mapWith(Number), count: count() })
+      .from(reviews).where(inArray(reviews.listingId, ids)).groupBy(reviews.listingId),
   ]);
-  const [emailsBy, phonesBy, linksBy, catsBy] = [groupBy(emails), groupBy(phones), groupBy(links), groupBy(cats)];
+  const [emailsBy, phonesBy, linksBy, catsBy, imagesBy] = [groupBy(emails), groupBy(phones), groupBy(links), groupBy(cats), groupBy(imageRows)];
+  const ratingBy = new Map(ratings.map((r) => [r.listingId, { mean: r.mean, count: r.count }]));
   for (const { listing, creatorName } of rows) {
     records.set(listing.id, {
       row: listing,
@@ -48,6 +57,8 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
       phones: (phonesBy.get(listing.id) ?? []).map(({ id, type, number }) => ({ id, type, number })),
       links: (linksBy.get(listing.id) ?? []).map(({ id, type, url }) => ({ id, type, url })),
       categories: (catsBy.get(listing.id) ?? []).map(({ id, name }) => ({ id, name })),
+      images: imagesBy.get(listing.id) ?? [],
+      rating: ratingBy.get(listing.id),
       creatorName,
     });
   }

@@ -2,12 +2,13 @@
 // then publish the event. Reads come from PostgreSQL (read-your-writes, CONTRACT section 12).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
 import { recordIndexEvent, type PublishIndexEvents } from '../indexing/outbox.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
-import { toListing, type Image, type Listing } from './listing-view.js';
+import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import { loadListingRecord, type ListingRow } from './listings-repository.js';
 import { isClaimedByOther } from './ownership.js';
 import { validateListingInput } from './validate-listing.js';
@@ -15,14 +16,11 @@ import { validateListingInput } from './validate-listing.js';
 export interface ListingsServiceDeps {
   db: Db;
   publish: PublishIndexEvents;
-  webBaseUrl: string;
+  urls: PublicUrls;
 }
 
-const PG_UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === PG_UNIQUE_VIOLATION;
 
-export function createListingsService({ db, publish, webBaseUrl }: ListingsServiceDeps) {
+export function createListingsService({ db, publish, urls }: ListingsServiceDeps) {
   async function knownCategoryIds(tx: DbOrTx, country: string, input: ListingInput): Promise<Set<string>> {
     const ids = input.categories.map((c) => c.id);
     const rows = await tx.select({ id: categories.id }).from(categories)
@@ -85,10 +83,10 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
     return row;
   }
 
-  async function readOrThrow(tx: DbOrTx, country: string, id: number, images?: Image[]): Promise<Listing> {
+  async function readOrThrow(tx: DbOrTx, country: string, id: number, withImages = true): Promise<Listing> {
     const record = await loadListingRecord(tx, id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
-    return toListing(record, webBaseUrl, images);
+    return toListing(record, urls, { withImages });
   }
 
   /**
@@ -124,7 +122,7 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
     setMapping,
 
     async get(country: string, id: number): Promise<Listing> {
-      return readOrThrow(db, country, id, []);
+      return readOrThrow(db, country, id);
     },
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
@@ -147,7 +145,7 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
         if (input.source_id !== undefined) await setMapping(tx, caller, country, row!.id, input.source_id);
         return { listingId: row!.id, result: row!.id };
       });
-      return readOrThrow(db, country, id); // the create response carries no images
+      return readOrThrow(db, country, id, false); // the create response carries no images
     },
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
@@ -168,7 +166,7 @@ export function createListingsService({ db, publish, webBaseUrl }: ListingsServi
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { listingId: id, result: undefined };
       });
-      return readOrThrow(db, country, id, []);
+      return readOrThrow(db, country, id);
     },
 
     async remove(caller: Caller, country: string, id: number): Promise<void> {

@@ -5,7 +5,7 @@ import { buildListingDocument } from '../../src/indexing/listing-document.js';
 import { build, eventually, indexedDocument, listingInput, names, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
-const { sync } = startIndexer(t, deps);
+const { sync } = await startIndexer(t, deps);
 const owner = await partner();
 
 /** Ids of the listing that a search (not a real-time get) finds: proves it is searchable. */

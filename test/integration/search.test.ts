@@ -5,7 +5,7 @@ import { build, eventually, listingInput, runId, startIndexer } from '../helper.
 import type { ListingInput } from '../../src/schemas/listing.js';
 
 const { app, deps, partner } = await build(t);
-startIndexer(t, deps);
+await startIndexer(t, deps);
 const owner = await partner();
 
 // A word no other listing has: the run id spelt in letters, so fuzzy matching sees only ours.

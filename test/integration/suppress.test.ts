@@ -2,7 +2,7 @@ import t from 'tap';
 import { build, eventually, listingInput, runId, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
-startIndexer(t, deps);
+await startIndexer(t, deps);
 const { auth } = await partner();
 const word = `supp${runId.replace(/\d/g, 'x')}`;
 

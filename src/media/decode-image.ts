@@ -1,0 +1,69 @@
+// Turns an uploaded base64 string into verified image bytes: the format comes from the bytes
+// themselves (image-size reads the headers), never from what the client claims. Only complete
+// JPEG, PNG, GIF and WebP files pass; SVG, HTML, PDF, garbage and truncated files do not.
+import { imageSize } from 'image-size';
+
+export const IMAGE_FORMATS = {
+  jpg: { ext: 'jpg', contentType: 'image/jpeg' },
+  png: { ext: 'png', contentType: 'image/png' },
+  gif: { ext: 'gif', contentType: 'image/gif' },
+  webp: { ext: 'webp', contentType: 'image/webp' },
+} as const;
+export type ImageFormat = keyof typeof IMAGE_FORMATS;
+
+export interface DecodedImage {
+  bytes: Buffer;
+  format: ImageFormat;
+  ext: string;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export type DecodeResult = { image: DecodedImage } | { error: 'invalid' | 'too_large'; message: string };
+
+const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decoded size of a base64 text without decoding it. */
+const decodedLength = (b64: string) => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+
+/** True when the file ends as its format requires, i.e. the upload was not cut short. */
+export function isComplete(format: ImageFormat, bytes: Buffer): boolean {
+  switch (format) {
+    case 'jpg': {
+      // The end-of-image marker may be followed by padding some encoders add.
+      const tail = bytes.subarray(Math.max(0, bytes.length - 64));
+      return tail.includes(Buffer.from([0xff, 0xd9]));
+    }
+    case 'png':
+      return bytes.length >= 12 && bytes.subarray(bytes.length - 8, bytes.length - 4).toString('latin1') === 'IEND';
+    case 'gif':
+      return bytes[bytes.length - 1] === 0x3b;
+    case 'webp':
+      return bytes.length >= 12 && bytes.readUInt32LE(4) + 8 <= bytes.length;
+  }
+}
+
+export function decodeImage(input: string, maxBytes: number): DecodeResult {
+  const b64 = input.replace(DATA_URL, '').replace(/\s+/g, '');
+  if (b64.length === 0 || b64.length % 4 !== 0 || !BASE64.test(b64)) {
+    return { error: 'invalid', message: 'base64: must be standard base64 (optionally with a data: URL prefix)' };
+  }
+  const size = decodedLength(b64);
+  if (size > maxBytes) return { error: 'too_large', message: `base64: the image is ${size} bytes; at most ${maxBytes} are allowed` };
+  const bytes = Buffer.from(b64, 'base64');
+  let info: ReturnType<typeof imageSize>;
+  try {
+    info = imageSize(bytes);
+  } catch {
+    return { error: 'invalid', message: 'base64: not a JPEG, PNG, GIF or WebP image' };
+  }
+  const format = info.type as ImageFormat | undefined;
+  if (!format || !(format in IMAGE_FORMATS)) {
+    return { error: 'invalid', message: `base64: ${info.type ?? 'unknown'} images are not accepted; send JPEG, PNG, GIF or WebP` };
+  }
+  if (!isComplete(format, bytes)) return { error: 'invalid', message: `base64: the ${format} image is truncated` };
+  if (!info.width || !info.height) return { error: 'invalid', message: 'base64: the image has no size' };
+  return { image: { bytes, format, ...IMAGE_FORMATS[format], width: info.width, height: info.height } };
+}

@@ -1,0 +1,91 @@
+// Reviews (CONTRACT section 9). A partner sees website reviews and its own; an admin sees all.
+// A new or deleted review changes the listing's rating, so it bumps the listing version.
+import { and, desc, eq, or, type SQL } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { Db, DbOrTx } from '../db/client.js';
+import { listings, reviews } from '../db/schema.js';
+import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
+import type { ListingsService } from '../listings/listings-service.js';
+import type { Caller } from '../partners/partners-service.js';
+import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
+
+export type ReviewInput = Static<typeof ReviewInputSchema>;
+export type Review = Static<typeof ReviewSchema>;
+
+/** Clock skew we tolerate before calling a date_time "in the future". */
+const FUTURE_TOLERANCE_MS = 60_000;
+
+const toReview = (row: typeof reviews.$inferSelect): Review => ({
+  id: String(row.id), source_id: row.sourceId, reviewer: row.reviewer, reviewed: row.reviewed,
+  title: row.title, text: row.text, rating: row.rating, date_time: row.dateTime,
+});
+
+/** Reviews the caller may see. */
+const visibleTo = (caller: Caller): SQL | undefined =>
+  caller.role === 'admin' ? undefined : or(eq(reviews.origin, 'website'), eq(reviews.partnerId, caller.partnerId));
+
+
+export function createReviewsService({ db, listings: listingWrites }: { db: Db; listings: Pick<ListingsService, 'writeListing' | 'lockListing'> }) {
+  async function assertListing(tx: DbOrTx, country: string, listingId: number) {
+    const [row] = await tx.select({ deletedAt: listings.deletedAt }).from(listings).where(and(eq(listings.id, listingId), eq(listings.country, country)));
+    if (!row || row.deletedAt) throw notFound(`listing ${listingId}`);
+  }
+
+  async function visibleReview(tx: DbOrTx, caller: Caller, listingId: number, reviewId: number) {
+    const [row] = await tx.select().from(reviews)
+      .where(and(eq(reviews.id, reviewId), eq(reviews.listingId, listingId), visibleTo(caller)));
+    if (!row) throw notFound(`review ${reviewId} of listing ${listingId}`);
+    return row;
+  }
+
+  return {
+    async list(caller: Caller, country: string, listingId: number) {
+      await assertListing(db, country, listingId);
+      const rows = await db.select().from(reviews).where(and(eq(reviews.listingId, listingId), visibleTo(caller)))
+        .orderBy(desc(reviews.reviewedAt), desc(reviews.id));
+      return { numFound: rows.length, reviews: rows.map(toReview) };
+    },
+
+    async get(caller: Caller, country: string, listingId: number, reviewId: number): Promise<Review> {
+      await assertListing(db, country, listingId);
+      return toReview(await visibleReview(db, caller, listingId, reviewId));
+    },
+
+    async create(caller: Caller, country: string, listingId: number, input: ReviewInput): Promise<Review> {
+      const reviewedAt = new Date(input.date_time);
+      if (Number.isNaN(reviewedAt.getTime())) throw validationError(['date_time: is not a valid date-time']);
+      if (reviewedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) throw validationError(['date_time: must not be in the future']);
+      try {
+        return await listingWrites.writeListing(country, async (tx) => {
+          await listingWrites.lockListing(tx, country, listingId);
+          const [row] = await tx.insert(reviews).values({
+            listingId,
+            partnerId: caller.partnerId,
+            origin: caller.role === 'admin' ? 'website' : 'partner',
+            sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
+            text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
+          }).returning();
+          return { listingId, result: toReview(row!) };
+        });
+      } catch (err) {
+        // writeListing reports the unique index on (listing, partner, source_id) as a conflict.
+        if (err instanceof AppError && err.type === 'conflict') {
+          throw conflict(`you already posted a review with source_id "${input.source_id}" for listing ${listingId}`, ['source_id: duplicate for this listing']);
+        }
+        throw err;
+      }
+    },
+
+    async remove(caller: Caller, country: string, listingId: number, reviewId: number): Promise<void> {
+      await listingWrites.writeListing(country, async (tx) => {
+        await listingWrites.lockListing(tx, country, listingId);
+        const row = await visibleReview(tx, caller, listingId, reviewId);
+        if (caller.role !== 'admin' && row.partnerId !== caller.partnerId) throw forbidden('website reviews can only be deleted by the service');
+        await tx.delete(reviews).where(eq(reviews.id, reviewId));
+        return { listingId, result: undefined };
+      });
+    },
+  };
+}
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ImagesService } from '../media/images-service.js';
+import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
+import { ImageSchema } from '../schemas/listing.js';
+import { ImageCreateSchema, ImageParamsSchema, ImageUpdateSchema } from '../schemas/media.js';
+
+export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
+  // The endpoint index spells the path /image, the detailed description /images: both work alike.
+  for (const collection of ['images', 'image']) {
+    app.post(`/listings/:id/${collection}`, {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Upload an image (JPEG, PNG, GIF or WebP in base64); honours Idempotency-Key',
+        tags: ['images'], params: ListingParamsSchema, body: ImageCreateSchema,
+        response: { 201: Type.Ref(ImageSchema), ...errorResponses(403, 409, 413, 415) },
+      },
+    }, async (request, reply) => {
+      const { type, caption, base64 } = request.body;
+      const image = await images.create(request.caller, request.country, Number(request.params.id), { type, caption, base64 });
+      return reply.status(201).send(image);
+    });
+
+    app.put(`/listings/:id/${collection}/:imageId`, {
+      schema: {
+        summary: 'Update an image: type, caption and/or new bytes',
+        tags: ['images'], params: ImageParamsSchema, body: ImageUpdateSchema,
+        response: { 200: Type.Ref(ImageSchema), ...errorResponses(403, 413, 415) },
+      },
+    }, async (request) => {
+      const { type, caption, base64 } = request.body;
+      return images.update(request.caller, request.country, Number(request.params.id), Number(request.params.imageId), {
+        ...(type !== undefined ? { type } : {}),
+        ...(caption !== undefined ? { caption } : {}),
+        ...(typeof base64 === 'string' ? { base64 } : {}),
+      });
+    });
+
+    app.delete(`/listings/:id/${collection}/:imageId`, {
+      schema: { summary: 'Delete an image; its file stops being served', tags: ['images'], params: ImageParamsSchema, response: { 204: NoContent, ...errorResponses(403) } },
+    }, async (request, reply) => {
+      await images.remove(request.caller, request.country, Number(request.params.id), Number(request.params.imageId));
+      return reply.status(204).send(null);
+    });
+  }
+
+  app.get('/listings/:id/images', {
+    schema: {
+      summary: 'Images of a listing', tags: ['images'], params: ListingParamsSchema,
+      response: { 200: Type.Object({ numFound: Type.Integer(), images: Type.Array(Type.Ref(ImageSchema)) }), ...errorResponses() },
+    },
+  }, async (request) => images.list(request.country, Number(request.params.id)));
+};
+
+/** Public image files: no key, cached forever (a content address never changes). */
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
+  app.get('/media/:file', {
+    schema: {
+      summary: 'An image file (public)', tags: ['images'],
+      params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 404: Type.Ref('Error') },
+    },
+  }, async (request, reply) => {
+    const file = await images.file(request.params.file);
+    if (!file) return reply.status(404).send({ type: 'not_found', message: 'no such media file', details: [] });
+    return reply.type(file.contentType).header('cache-control', 'public, max-age=31536000, immutable').send(file.bytes);
+  });
+};

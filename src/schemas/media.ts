@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import { ListingParamsSchema } from './common.js';
+
+export const IMAGE_TYPES = ['logo', 'printad', 'photo'] as const;
+const imageType = Type.Union(IMAGE_TYPES.map((v) => Type.Literal(v)), { errorMessage: `must be one of ${IMAGE_TYPES.join(', ')}` });
+const caption = Type.String({ maxLength: 500, errorMessage: 'must be at most 500 characters' });
+const base64 = Type.String({ minLength: 1, description: 'Image bytes in base64 (a data: URL prefix is accepted); JPEG, PNG, GIF or WebP; at most 5 MiB decoded' });
+// Read-only fields, accepted and ignored so that a client can send back what it got.
+const readOnly = { id: Type.Optional(Type.Unknown()), url: Type.Optional(Type.Unknown()) };
+
+export const ImageCreateSchema = Type.Object({ type: imageType, caption, base64, ...readOnly }, { additionalProperties: false });
+export const ImageUpdateSchema = Type.Object({
+  type: Type.Optional(imageType),
+  caption: Type.Optional(caption),
+  base64: Type.Optional(Type.Union([base64, Type.Null()], { description: 'New bytes; null or absent keeps the image' })),
+  ...readOnly,
+}, { additionalProperties: false });
+
+export const ImageParamsSchema = Type.Object({
+  ...ListingParamsSchema.properties,
+  imageId: Type.String({ pattern: '^[1-9][0-9]{0,15}$', errorMessage: 'must be an image id (decimal digits)' }),
+});

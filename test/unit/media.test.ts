@@ -1,0 +1,47 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { decodeImage, isComplete } from '../../src/media/decode-image.js';
+import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, mediaUrl } from '../../src/media/media-store.js';
+import { s3ObjectKey } from '../../src/media/s3-media-store.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
+
+t.test('decodeImage reads format and size from the bytes', async (t) => {
+  for (const [name, format, width, height] of [['tiny.jpg', 'jpg', 8, 6], ['tiny.png', 'png', 8, 6], ['tiny.gif', 'gif', 1, 1], ['tiny.webp', 'webp', 8, 6]] as const) {
+    const result = decodeImage(fixture(name).toString('base64'), 1 << 20);
+    t.match(result, { image: { format, width, height } }, name);
+  }
+});
+
+t.test('decodeImage accepts a data: URL prefix and line breaks', async (t) => {
+  const b64 = fixture('tiny.png').toString('base64');
+  t.match(decodeImage(`data:image/gif;base64,${b64.slice(0, 20)}\n${b64.slice(20)}`, 1 << 20), { image: { format: 'png' } }, 'the claimed type is ignored');
+});
+
+t.test('decodeImage refuses other formats, garbage, truncation and oversize', async (t) => {
+  t.match(decodeImage(fixture('tiny.svg').toString('base64'), 1 << 20), { error: 'invalid', message: /svg images are not accepted/ });
+  t.match(decodeImage(fixture('page.html').toString('base64'), 1 << 20), { error: 'invalid' });
+  t.match(decodeImage('%%%', 1 << 20), { error: 'invalid', message: /standard base64/ });
+  t.match(decodeImage('', 1 << 20), { error: 'invalid' });
+  t.match(decodeImage(fixture('tiny.png').subarray(0, 60).toString('base64'), 1 << 20), { error: 'invalid', message: /truncated/ });
+  t.match(decodeImage(fixture('tiny.jpg').toString('base64'), 100), { error: 'too_large' });
+});
+
+t.test('isComplete checks each format\'s ending', async (t) => {
+  for (const [name, format] of [['tiny.jpg', 'jpg'], ['tiny.png', 'png'], ['tiny.gif', 'gif'], ['tiny.webp', 'webp']] as const) {
+    t.ok(isComplete(format, fixture(name)), `${name} complete`);
+    t.notOk(isComplete(format, fixture(name).subarray(0, fixture(name).length - 2)), `${name} cut`);
+  }
+});
+
+t.test('content-addressed keys, file names, URLs and S3 object keys', async (t) => {
+  const key = contentKey(Buffer.from('abc'));
+  t.equal(key, 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  const file = mediaFileName(key, 'png');
+  t.ok(MEDIA_FILE_PATTERN.test(file));
+  t.notOk(MEDIA_FILE_PATTERN.test('../etc/passwd'));
+  t.equal(mediaUrl('https://cdn.example.com/', file), `https://cdn.example.com/media/${file}`);
+  t.equal(s3ObjectKey('media/', file), `media/ba/${file}`);
+  t.equal(s3ObjectKey('media', file), `media/ba/${file}`);
+  t.equal(s3ObjectKey('', file), `ba/${file}`);
+});
