@@ -10,6 +10,7 @@ import { failingDependencies } from '../src/health.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
 import { createIndexQueue } from '../src/indexing/queue.js';
 import { createLogger } from '../src/logger.js';
+import { createMetrics } from '../src/metrics.js';
 import { createOpenSearchClient } from '../src/search/opensearch-client.js';
 import { startRelay } from './relay.js';
 import { createListingSync } from './sync-listing.js';
@@ -24,11 +25,18 @@ probeRedis.on('error', () => {});
 
 await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger });
-const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger });
+const metrics = createMetrics({ db: database.db, queue });
+const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });
+const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
 
+// The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
 const health = createServer(async (req, res) => {
+  if (req.url === '/metrics') {
+    res.writeHead(200, { 'content-type': metrics.registry.contentType });
+    res.end(await metrics.registry.metrics());
+    return;
+  }
   const failing = req.url === '/readyz' ? await failingDependencies({ pool: database.pool, redis: probeRedis, opensearch }) : [];
   const known = req.url === '/healthz' || req.url === '/readyz';
   res.writeHead(!known ? 404 : failing.length ? 503 : 200, { 'content-type': 'application/json' });

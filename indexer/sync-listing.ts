@@ -11,6 +11,7 @@ import { toListing, type PublicUrls } from '../src/listings/listing-view.js';
 import { loadListingRecord } from '../src/listings/listings-repository.js';
 import type { OpenSearchClient } from '../src/search/opensearch-client.js';
 import type { IndexNames } from '../mappings/index.js';
+import type { Metrics } from '../src/metrics.js';
 
 export type SyncOutcome = 'indexed' | 'deleted' | 'stale' | 'missing';
 
@@ -20,11 +21,12 @@ export interface SyncDeps {
   names: IndexNames;
   urls: PublicUrls;
   logger: Logger;
+  metrics: Pick<Metrics, 'indexJobs' | 'writeToIndexed'>;
 }
 
 const statusOf = (err: unknown) => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
 
-export function createListingSync({ db, opensearch, names, urls, logger }: SyncDeps) {
+export function createListingSync({ db, opensearch, names, urls, logger, metrics }: SyncDeps) {
   async function markProcessed(listingId: number, version: number) {
     await db.update(outbox).set({ processedAt: new Date() })
       .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
@@ -35,6 +37,7 @@ export function createListingSync({ db, opensearch, names, urls, logger }: SyncD
     if (!record) {
       // Never committed (the transaction rolled back after the event was enqueued): nothing to do.
       await markProcessed(job.listingId, Number.MAX_SAFE_INTEGER);
+      metrics.indexJobs.inc({ outcome: 'missing' });
       return 'missing';
     }
     const { row } = record;
@@ -64,6 +67,8 @@ export function createListingSync({ db, opensearch, names, urls, logger }: SyncD
       outcome = 'stale'; // OpenSearch already holds this version or a newer one
     }
     await markProcessed(row.id, row.version);
+    metrics.indexJobs.inc({ outcome });
+    if (outcome !== 'stale') metrics.writeToIndexed.observe((Date.now() - row.updatedAt.getTime()) / 1000);
     logger.debug({ listingId: row.id, version: row.version, outcome }, 'listing synced');
     return outcome;
   };

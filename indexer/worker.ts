@@ -2,6 +2,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { INDEX_QUEUE, parseSyncListingJob } from '../src/indexing/jobs.js';
+import { dependencyOf, type Metrics } from '../src/metrics.js';
 import type { SyncListing } from './sync-listing.js';
 
 export interface RunningWorker {
@@ -10,7 +11,9 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-export function startWorker(opts: { redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger }): RunningWorker {
+export function startWorker(opts: {
+  redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger; metrics: Pick<Metrics, 'dependencyErrors'>;
+}): RunningWorker {
   // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
@@ -20,6 +23,8 @@ export function startWorker(opts: { redisUrl: string; prefix: string; concurrenc
     return opts.sync(data);
   }, { connection, prefix: opts.prefix, concurrency: opts.concurrency });
   worker.on('failed', (job, err) => {
+    const dependency = dependencyOf(err);
+    if (dependency) opts.metrics.dependencyErrors.inc({ dependency });
     opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'index job failed; will retry');
   });
   worker.on('error', (err) => opts.logger.warn({ err: err.message }, 'worker connection error'));

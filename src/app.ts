@@ -8,6 +8,8 @@ import type { ApiDeps } from './deps.js';
 import { installCountryAuth } from './plugins/auth.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installOpenApi } from './plugins/openapi.js';
+import { installMetrics } from './plugins/metrics.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
@@ -49,6 +51,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     reply.header('x-request-id', request.id);
   });
 
+  await installOpenApi(app, { version: config.SERVICE_VERSION });
+  installMetrics(app, deps.metrics);
   await app.register(mediaRoutes, { images: deps.images });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {

@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 const CountryList = Type.String({ pattern: '^[a-zA-Z]{2}(,[a-zA-Z]{2})*$' });
 
 export const ConfigSchema = Type.Object({
+  SERVICE_VERSION: Type.String({ default: '0.1.0', description: 'Version shown in the OpenAPI document' }),
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'API listen port' }),
   HOST: Type.String({ default: '127.0.0.1', description: 'API listen address' }),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
@@ -25,6 +26,7 @@ export interface ApiDeps {
   opensearch: OpenSearchClient;
   names: IndexNames;
   queue: Pick<IndexQueue, 'enqueue'>;
+  metrics: Metrics;
   search: SearchService;
   partners: PartnersService;
   listings: ListingsService;
@@ -57,6 +59,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     opensearch,
     names,
     queue,
+    metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger }),
     partners: createPartnersService({ db: database.db }),
     listings,

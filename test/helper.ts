@@ -54,8 +54,8 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
  * normal load.
  */
 export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
-  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger });
-  const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 4, sync, logger });
+  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger, metrics: deps.metrics });
+  const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 4, sync, logger, metrics: deps.metrics });
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300 });
   t.teardown(async () => {

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { failingDependencies, type HealthDeps } from '../health.js';
+import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { ErrorSchema } from '../schemas/common.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthDeps }> = async (app, { health }) => {
   app.get('/healthz', {
-    schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: { ...PUBLIC_ROUTE, summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
 
   app.get('/readyz', {
     schema: {
+      ...PUBLIC_ROUTE,
       summary: 'Readiness: PostgreSQL, Redis and OpenSearch answer',
       tags: ['operations'],
       response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Type.Ref(ErrorSchema) },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../media/images-service.js';
+import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ImageSchema } from '../schemas/listing.js';
 import { ImageCreateSchema, ImageParamsSchema, ImageUpdateSchema } from '../schemas/media.js';
@@ -56,6 +57,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
 export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
   app.get('/media/:file', {
     schema: {
+      ...PUBLIC_ROUTE,
       summary: 'An image file (public)', tags: ['images'],
       params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
       response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 404: Type.Ref('Error') },

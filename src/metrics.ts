@@ -1,0 +1,59 @@
+// Prometheus metrics of both processes. Each process owns one registry; gauges that describe
+// shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time.
+import { count, isNull } from 'drizzle-orm';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from './db/client.js';
+import { outbox } from './db/schema.js';
+import type { IndexQueue } from './indexing/queue.js';
+
+export type Dependency = 'postgres' | 'opensearch' | 'redis';
+
+/** Which backing service an error came from, by the error classes of their clients. */
+export function dependencyOf(err: unknown): Dependency | undefined {
+  for (let e = err as { name?: string; code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (['ConnectionError', 'ResponseError', 'TimeoutError', 'NoLivingConnectionsError', 'SerializationError'].includes(e.name ?? '')) return 'opensearch';
+    if (e.name === 'DrizzleQueryError' || e.name === 'DatabaseError' || (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))) return 'postgres';
+    if (e.name === 'ReplyError' || e.name === 'MaxRetriesPerRequestError') return 'redis';
+    if (e.cause === e) break;
+  }
+  return undefined;
+}
+
+export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics = {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds', help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status_code'], buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+    }),
+    dependencyErrors: new Counter({
+      name: 'dependency_errors_total', help: 'Errors of PostgreSQL, OpenSearch and Redis calls',
+      labelNames: ['dependency'], registers: [registry],
+    }),
+    indexJobs: new Counter({ name: 'index_jobs_total', help: 'Index jobs by outcome', labelNames: ['outcome'], registers: [registry] }),
+    writeToIndexed: new Histogram({
+      name: 'listing_write_to_indexed_seconds', help: 'From a listing write to OpenSearch accepting it (searchable within refresh_interval more)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60], registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: 'outbox_backlog', help: 'Outbox events not yet indexed', registers: [registry],
+    async collect() {
+      // A scrape must succeed while PostgreSQL is down: the gauge then keeps its last value.
+      const rows = await opts.db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt)).catch(() => undefined);
+      if (rows) this.set(rows[0]!.n);
+    },
+  });
+  new Gauge({
+    name: 'index_queue_jobs', help: 'Index jobs in the queue by state', labelNames: ['state'], registers: [registry],
+    async collect() {
+      const counts = await opts.queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => undefined);
+      for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
+    },
+  });
+  return metrics;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

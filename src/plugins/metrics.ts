@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { dependencyOf, type Metrics } from '../metrics.js';
+import { PUBLIC_ROUTE } from './openapi.js';
+
+export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unknown', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.addHook('onError', async (_request, _reply, err) => {
+    const dependency = dependencyOf(err);
+    if (dependency) metrics.dependencyErrors.inc({ dependency });
+  });
+  app.get('/metrics', { schema: { ...PUBLIC_ROUTE, summary: 'Prometheus metrics', tags: ['operations'] } }, async (_request, reply) => {
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}

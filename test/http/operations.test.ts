@@ -1,0 +1,89 @@
+import t from 'tap';
+import { Writable } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { pino } from 'pino';
+import { buildApp } from '../../src/app.js';
+import { createApiDeps } from '../../src/deps.js';
+import { REDACTED_PATHS } from '../../src/logger.js';
+import { build, config, listingInput } from '../helper.js';
+
+const { app, partner } = await build(t);
+
+/** Every method + path the app serves, rebuilt from Fastify's route tree (one segment a line). */
+function registeredRoutes(): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^(.*?)── (\S+) \(([A-Z, ]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = Math.floor(match[1]!.length / 4); // "├" at depth 0, "│   ├" at depth 1, ...
+    stack.length = depth;
+    stack.push(match[2]!);
+    const path = stack.join('');
+    if (path.startsWith('/docs') || path === '/openapi.json') continue;
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+  }
+  return [...new Set(routes)].sort();
+}
+
+t.test('the OpenAPI 3.1 document is valid and lists every route with summary, tags and responses', async (t) => {
+  const res = await app.inject({ url: '/openapi.json' });
+  t.equal(res.statusCode, 200);
+  const doc = res.json();
+  t.equal(doc.openapi, '3.1.0');
+  await SwaggerParser.validate(structuredClone(doc));
+  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, ops]) => Object.keys(ops).filter((m) => m !== 'parameters').map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  const served = registeredRoutes();
+  t.ok(served.length >= 30, `${served.length} routes`);
+  t.same(served.filter((r) => !documented.includes(r)), [], 'every served route is documented');
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string; tags?: string[]; responses?: Record<string, unknown> }>>)) {
+    for (const [method, op] of Object.entries(ops)) {
+      t.ok(op.summary, `${method} ${path}: summary`);
+      t.ok(op.tags?.length, `${method} ${path}: tags`);
+      t.ok(Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')), `${method} ${path}: a success response`);
+      if (path.startsWith('/{country}')) t.ok(op.responses?.['401'] && op.responses?.['400'], `${method} ${path}: error responses`);
+    }
+  }
+  t.match(doc.paths['/{country}/listings'].get.description, /experimental/i, 'the Solr mode is marked experimental');
+  t.ok(doc.components.schemas.Listing && doc.components.schemas.Error, 'shared schemas under their names');
+  t.same(doc.paths['/healthz'].get.security, [], 'public routes need no key');
+});
+
+t.test('Swagger UI is served at /docs', async (t) => {
+  const res = await app.inject({ url: '/docs/' });
+  t.equal(res.statusCode, 200);
+  t.match(res.body, /swagger/i);
+});
+
+t.test('/metrics exposes request durations by route and status, the outbox backlog and queue counts', async (t) => {
+  const { auth } = await partner();
+  await app.inject({ url: '/de/listings/999999999', headers: auth });
+  const res = await app.inject({ url: '/metrics' });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /text\/plain/);
+  t.match(res.body, /http_request_duration_seconds_count\{method="GET",route="\/:country\/listings\/:id",status_code="404"\} \d+/);
+  t.match(res.body, /^outbox_backlog \d+$/m);
+  t.match(res.body, /^index_queue_jobs\{state="waiting"\} \d+$/m);
+  t.match(res.body, /process_resident_memory_bytes/);
+});
+
+t.test('logs carry the request id and never the API key or image payloads', async (t) => {
+  let logged = '';
+  const sink = new Writable({ write(chunk, _enc, done) { logged += chunk.toString(); done(); } });
+  const logger = pino({ level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+  const deps = createApiDeps(config, logger);
+  const logged_app = await buildApp({ config, logger, deps });
+  t.teardown(async () => { await logged_app.close(); await deps.close(); });
+  const { auth } = await partner();
+  const { id } = (await logged_app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json();
+  const base64 = readFileSync(new URL('../fixtures/images/tiny.jpg', import.meta.url)).toString('base64');
+  await logged_app.inject({ method: 'POST', url: `/de/listings/${id}/images`, headers: { ...auth, 'x-request-id': 'trace-me-42' }, payload: { type: 'logo', caption: '', base64 } });
+  await logged_app.inject({ url: '/de/listings/1', headers: { authorization: 'Bearer lk_notAValidKeyButSecretLooking0000000000' } });
+  t.match(logged, /"reqId":"trace-me-42"/);
+  t.notMatch(logged, auth.authorization.slice(7), 'the key is never logged');
+  t.notMatch(logged, 'lk_notAValidKeyButSecretLooking', 'not even a wrong key');
+  t.notMatch(logged, base64.slice(0, 40), 'no image payloads');
+  t.ok(logged.length > 0);
+});
