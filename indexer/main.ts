@@ -13,7 +13,7 @@ import { createLogger } from '../src/logger.js';
 import { createMetrics } from '../src/metrics.js';
 import { createOpenSearchClient } from '../src/search/opensearch-client.js';
 import { startRelay } from './relay.js';
-import { createListingSync } from './sync-listing.js';
+import { createListingSync } from '../src/indexing/listing-sync.js';
 import { startWorker } from './worker.js';
 
 const config = loadConfig();

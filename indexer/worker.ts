@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { INDEX_QUEUE, parseSyncListingJob } from '../src/indexing/jobs.js';
 import { dependencyOf, type Metrics } from '../src/metrics.js';
-import type { SyncListing } from './sync-listing.js';
+import type { SyncListing } from '../src/indexing/listing-sync.js';
 
 export interface RunningWorker {
   worker: Worker;

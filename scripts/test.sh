@@ -12,8 +12,10 @@ export LOG_LEVEL="${LOG_LEVEL:-silent}"
 export MEDIA_DIR="${TEST_MEDIA_DIR:-.stack/test-media}"
 
 bash scripts/stack.sh up
+# Every run starts from nothing: an empty test database, no queued test jobs, fresh test indices.
+psql "$DATABASE_URL" -qc 'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public' 2>&1 | grep -v NOTICE || true
+redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" --scan --pattern "$QUEUE_PREFIX*" | xargs -r redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" del >/dev/null
 npx tsc -p .
-# The test indices hold only disposable test data: start from the current mappings every run.
 npx tsx src/cli.ts indices --recreate
 npx tsx src/cli.ts setup
 npx tap "$@"

@@ -13,6 +13,12 @@ import { createIndexQueue } from './indexing/queue.js';
 import { createListingsService } from './listings/listings-service.js';
 import { SAMPLE_LISTINGS } from './sample/sample-data.js';
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { SingleBar, Presets } from 'cli-progress';
+import { count, isNull, min } from 'drizzle-orm';
+import { outbox } from './db/schema.js';
+import { createListingSync } from './indexing/listing-sync.js';
+import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
+import { reindexCountry } from './indexing/reindex.js';
 
 const config = loadConfig();
 const program = new Command('cli').description('Operations of the listings directory');
@@ -98,5 +104,74 @@ program.command('sample').description('create a demo partner and a few sample li
     writeFileSync(keyFile, `${demo.key}\n`);
     console.error(`created ${SAMPLE_LISTINGS.length} sample listings in "de"; demo key (also in .stack/demo-key): ${demo.key}`);
   }));
+
+/** Runs `work` with the clients a reindex or reconcile needs, and closes them afterwards. */
+async function withSearchStack<T>(work: (stack: { db: ReturnType<typeof createDatabase>['db']; opensearch: ReturnType<typeof createOpenSearchClient> }) => Promise<T>): Promise<T> {
+  const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
+  try {
+    return await withDatabase(({ db }) => work({ db, opensearch }));
+  } finally {
+    await opensearch.close();
+  }
+}
+
+const country = (value: string) => {
+  const cc = value.toLowerCase();
+  if (!config.countries.includes(cc)) throw new Error(`country "${value}" is not enabled (COUNTRIES=${config.COUNTRIES})`);
+  return cc;
+};
+
+program.command('reindex <country>')
+  .description('rebuild the country\'s index from PostgreSQL, swap the alias atomically, catch up, drop the old index')
+  .action((cc: string) => withSearchStack(async ({ db, opensearch }) => {
+    const logger = createLogger(config.LOG_LEVEL, 'cli');
+    const names = indexNames(config.INDEX_PREFIX);
+    const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
+    const bar = new SingleBar({ format: 'reindex {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
+    let started = false;
+    const begun = Date.now();
+    const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, country(cc), {
+      onProgress: (done, total) => {
+        if (!started) bar.start(total, 0);
+        started = true;
+        bar.update(done);
+      },
+    });
+    bar.stop();
+    const seconds = (Date.now() - begun) / 1000;
+    console.log(`reindexed ${result.documents} listings into ${result.index} in ${seconds.toFixed(1)} s `
+      + `(${Math.round(result.documents / seconds)}/s); caught up ${result.caughtUp}; dropped ${result.droppedIndices.join(', ') || 'nothing'}`);
+  }));
+
+program.command('reconcile <country>')
+  .description('compare PostgreSQL and OpenSearch (ids and versions); exit code 1 on differences')
+  .option('--fix', 'enqueue the repairs (the indexer re-syncs each listing)')
+  .action((cc: string, opts: { fix?: boolean }) => withSearchStack(async ({ db, opensearch }) => {
+    const names = indexNames(config.INDEX_PREFIX);
+    const { checked, differences } = await reconcileCountry({ db, opensearch, names }, country(cc));
+    for (const d of differences.slice(0, 100)) console.log([d.kind, d.listingId, `postgres=${d.postgres ?? '-'}`, `opensearch=${d.opensearch ?? '-'}`].join('\t'));
+    if (differences.length > 100) console.log(`... and ${differences.length - 100} more`);
+    console.log(`${checked} listings checked, ${differences.length} differences`);
+    if (opts.fix && differences.length) {
+      const { jobs, unknown } = await repairJobs(db, country(cc), differences);
+      const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+      await queue.enqueue(jobs);
+      await queue.close();
+      // Documents of listings PostgreSQL never had cannot be synced: remove them directly.
+      for (const id of unknown) await opensearch.delete({ index: names.listingsAlias(country(cc)), id: `${country(cc)}:${id}` }, { ignore: [404] });
+      console.log(`enqueued ${jobs.length} repairs; deleted ${unknown.length} unknown documents`);
+    }
+    if (differences.length) process.exitCode = 1;
+  }));
+
+const outboxCommand = program.command('outbox').description('the index event outbox');
+outboxCommand.command('status').description('pending events, the oldest one\'s age, and the queue').action(() => withDatabase(async ({ db }) => {
+  const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
+  const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+  const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => 'Redis unreachable');
+  await queue.close();
+  const age = row!.oldest ? `${((Date.now() - new Date(row!.oldest).getTime()) / 1000).toFixed(1)} s` : '-';
+  console.log(`pending events: ${row!.pending}\noldest pending: ${age}\nqueue: ${JSON.stringify(counts)}`);
+}));
 
 await program.parseAsync();

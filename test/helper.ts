@@ -13,7 +13,7 @@ import { createLogger } from '../src/logger.js';
 import type { Role } from '../src/partners/partners-service.js';
 import type { ListingInput } from '../src/schemas/listing.js';
 import { startRelay } from '../indexer/relay.js';
-import { createListingSync } from '../indexer/sync-listing.js';
+import { createListingSync } from '../src/indexing/listing-sync.js';
 import { startWorker } from '../indexer/worker.js';
 
 export const config = loadConfig();

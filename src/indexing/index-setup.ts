@@ -21,10 +21,7 @@ export async function ensureListingsIndices(client: OpenSearchClient, prefix: st
   return created;
 }
 
-/** Deletes every index behind the aliases of `prefix` (tests only: they own their prefix). */
+/** Deletes every listings index of `prefix`, aliased or left over (tests only: they own their prefix). */
 export async function dropListingsIndices(client: OpenSearchClient, prefix: string): Promise<void> {
-  const names = indexNames(prefix);
-  const found = await client.indices.getAlias({ name: names.listingsAllAlias }, { ignore: [404] });
-  const indices = found.statusCode === 404 ? [] : Object.keys(found.body as object);
-  if (indices.length) await client.indices.delete({ index: indices });
+  await client.indices.delete({ index: `${prefix}listings-*`, expand_wildcards: 'all' }, { ignore: [404] });
 }

@@ -1,7 +1,8 @@
 // Builds the OpenSearch document of a listing: pure, so that the whole document is tested against
 // a fixture. Searchable fields are folded here with the same `fold` the queries use.
 import { fold } from '../search/fold.js';
-import type { Listing } from '../listings/listing-view.js';
+import { toListing, type Listing, type PublicUrls } from '../listings/listing-view.js';
+import type { ListingRecord } from '../listings/listings-repository.js';
 import { splitAddress } from './split-address.js';
 
 export interface ListingDocumentInput {
@@ -53,4 +54,18 @@ export function buildListingDocument(input: ListingDocumentInput) {
     updated_at: input.updatedAt.toISOString(),
     listing: shown,
   };
+}
+
+/** The document of a stored listing, as the indexer and the reindex both build it. */
+export function listingDocumentOf(record: ListingRecord, urls: PublicUrls) {
+  const { row } = record;
+  return buildListingDocument({
+    listing: toListing(record, urls),
+    partnerName: record.creatorName,
+    suppressed: row.suppressed,
+    boost: row.boost,
+    version: row.version,
+    updatedAt: row.updatedAt,
+    rating: record.rating,
+  });
 }

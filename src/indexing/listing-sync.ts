@@ -3,15 +3,15 @@
 // order: OpenSearch refuses (409) anything not newer than what it holds.
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../src/db/client.js';
-import { outbox } from '../src/db/schema.js';
-import { buildListingDocument, documentId } from '../src/indexing/listing-document.js';
-import type { SyncListingJob } from '../src/indexing/jobs.js';
-import { toListing, type PublicUrls } from '../src/listings/listing-view.js';
-import { loadListingRecord } from '../src/listings/listings-repository.js';
-import type { OpenSearchClient } from '../src/search/opensearch-client.js';
-import type { IndexNames } from '../mappings/index.js';
-import type { Metrics } from '../src/metrics.js';
+import type { Db } from '../db/client.js';
+import { outbox } from '../db/schema.js';
+import { documentId, listingDocumentOf } from './listing-document.js';
+import type { SyncListingJob } from './jobs.js';
+import type { PublicUrls } from '../listings/listing-view.js';
+import { loadListingRecord } from '../listings/listings-repository.js';
+import type { OpenSearchClient } from '../search/opensearch-client.js';
+import type { IndexNames } from '../../mappings/index.js';
+import type { Metrics } from '../metrics.js';
 
 export type SyncOutcome = 'indexed' | 'deleted' | 'stale' | 'missing';
 
@@ -21,7 +21,8 @@ export interface SyncDeps {
   names: IndexNames;
   urls: PublicUrls;
   logger: Logger;
-  metrics: Pick<Metrics, 'indexJobs' | 'writeToIndexed'>;
+  /** Absent in one-off tools (the CLI's reindex). */
+  metrics?: Pick<Metrics, 'indexJobs' | 'writeToIndexed'> | undefined;
 }
 
 const statusOf = (err: unknown) => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
@@ -37,7 +38,7 @@ export function createListingSync({ db, opensearch, names, urls, logger, metrics
     if (!record) {
       // Never committed (the transaction rolled back after the event was enqueued): nothing to do.
       await markProcessed(job.listingId, Number.MAX_SAFE_INTEGER);
-      metrics.indexJobs.inc({ outcome: 'missing' });
+      metrics?.indexJobs.inc({ outcome: 'missing' });
       return 'missing';
     }
     const { row } = record;
@@ -50,16 +51,7 @@ export function createListingSync({ db, opensearch, names, urls, logger, metrics
         await opensearch.delete({ index, id, ...versioning }, { ignore: [404] });
         outcome = 'deleted';
       } else {
-        const body = buildListingDocument({
-          listing: toListing(record, urls),
-          partnerName: record.creatorName,
-          suppressed: row.suppressed,
-          boost: row.boost,
-          version: row.version,
-          updatedAt: row.updatedAt,
-          rating: record.rating,
-        });
-        await opensearch.index({ index, id, body, ...versioning });
+        await opensearch.index({ index, id, body: listingDocumentOf(record, urls), ...versioning });
         outcome = 'indexed';
       }
     } catch (err) {
@@ -67,8 +59,8 @@ export function createListingSync({ db, opensearch, names, urls, logger, metrics
       outcome = 'stale'; // OpenSearch already holds this version or a newer one
     }
     await markProcessed(row.id, row.version);
-    metrics.indexJobs.inc({ outcome });
-    if (outcome !== 'stale') metrics.writeToIndexed.observe((Date.now() - row.updatedAt.getTime()) / 1000);
+    metrics?.indexJobs.inc({ outcome });
+    if (outcome !== 'stale') metrics?.writeToIndexed.observe((Date.now() - row.updatedAt.getTime()) / 1000);
     logger.debug({ listingId: row.id, version: row.version, outcome }, 'listing synced');
     return outcome;
   };

@@ -1,0 +1,39 @@
+// No Docker engine runs here, so the compose file is checked as data: its services, health
+// checks and volumes, and that every service's environment is valid configuration.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { ConfigSchema, loadConfig } from '../../src/config.js';
+
+const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, { image?: string; build?: unknown; environment?: Record<string, string>; healthcheck?: unknown; volumes?: string[]; command?: string[] }>;
+  volumes: Record<string, unknown>;
+};
+const pinned = /OPENSEARCH_VERSION=(\S+)/.exec(read('stack.env'))![1];
+
+t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API and the indexer', async (t) => {
+  t.same(Object.keys(compose.services).sort(), ['api', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
+  t.equal(compose.services.opensearch!.image, 'opensearchproject/opensearch:${OPENSEARCH_VERSION}');
+  t.ok(pinned, 'stack.env pins the version both use');
+  for (const name of ['postgres', 'redis', 'opensearch', 'api', 'indexer']) t.ok(compose.services[name]!.healthcheck, `${name} has a health check`);
+  t.ok('postgres-data' in compose.volumes && 'opensearch-data' in compose.volumes, 'data lives in volumes');
+  t.same(compose.services.migrate!.command, ['npx', 'tsx', 'src/cli.ts', 'setup']);
+});
+
+t.test('the environment of every app service is valid configuration', async (t) => {
+  const known = Object.keys(ConfigSchema.properties);
+  for (const name of ['api', 'indexer', 'migrate']) {
+    const env = compose.services[name]!.environment!;
+    t.same(Object.keys(env).filter((k) => !known.includes(k)), [], `${name}: no unknown variable`);
+    for (const required of ['DATABASE_URL', 'REDIS_URL', 'OPENSEARCH_URL']) t.ok(env[required], `${name}: ${required}`);
+    t.doesNotThrow(() => loadConfig(env), `${name}: loadConfig accepts it`);
+  }
+  t.equal(compose.services.api!.environment!.HOST, '0.0.0.0', 'the API listens beyond the container loopback');
+});
+
+t.test('the Dockerfile is multi-stage and runs as non-root', async (t) => {
+  const dockerfile = read('Dockerfile');
+  t.ok((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'multi-stage');
+  t.match(dockerfile, /^USER node$/m);
+});
