@@ -12,6 +12,7 @@ import { createIndexQueue } from '../src/indexing/queue.js';
 import { createLogger } from '../src/logger.js';
 import { createMetrics } from '../src/metrics.js';
 import { createOpenSearchClient } from '../src/search/opensearch-client.js';
+import { startHousekeeping } from './housekeeping.js';
 import { startRelay } from './relay.js';
 import { createListingSync } from '../src/indexing/listing-sync.js';
 import { startWorker } from './worker.js';
@@ -28,6 +29,7 @@ const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue });
 const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
+const housekeeping = startHousekeeping(database.db, logger);
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
 
 // The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
@@ -48,6 +50,7 @@ logger.info({ port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY
 closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   if (err) logger.error({ err }, 'closing after an error');
   else logger.info({ signal }, 'closing: finishing current jobs');
+  housekeeping.stop();
   await relay.stop();
   await worker.close();
   await queue.close();

@@ -130,6 +130,9 @@ export const offers = pgTable('offers', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** How long an Idempotency-Key is remembered (CONTRACT section 13). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
 /**
  * Remembered POST responses per partner and Idempotency-Key (CONTRACT section 13), shared by
  * every API instance. A row without a status is a request still in flight.

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { idempotencyKeys } from '../db/schema.js';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from '../db/schema.js';
 import { conflict, validationError } from '../errors.js';
 
 declare module 'fastify' {
@@ -18,7 +18,6 @@ declare module 'fastify' {
   }
 }
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const POLL_MS = 50;
 
 const requestHash = (request: FastifyRequest) =>
