@@ -13,7 +13,7 @@ export MEDIA_DIR="${TEST_MEDIA_DIR:-.stack/test-media}"
 
 bash scripts/stack.sh up
 # Every run starts from nothing: an empty test database, no queued test jobs, fresh test indices.
-psql "$DATABASE_URL" -qc 'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public' 2>&1 | grep -v NOTICE || true
+PGOPTIONS='--client-min-messages=warning' psql "$DATABASE_URL" -qv ON_ERROR_STOP=1 -c 'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public'
 redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" --scan --pattern "$QUEUE_PREFIX*" | xargs -r redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" del >/dev/null
 npx tsc -p .
 npx tsx src/cli.ts indices --recreate
