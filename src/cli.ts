@@ -164,6 +164,40 @@ program.command('reconcile <country>')
     if (differences.length) process.exitCode = 1;
   }));
 
+program.command('seed')
+  .description('load N generated realistic listings into PostgreSQL in bulk, then index them through the reindex path')
+  .requiredOption('--country <cc>', 'country').requiredOption('--count <n>', 'number of listings', (v) => Number(v))
+  .option('--seed <s>', 'random seed: the same seed gives the same listings', (v) => Number(v), 1)
+  .action((opts: { country: string; count: number; seed: number }) => withSearchStack(async ({ db, opensearch }) => {
+    // The generator's data packages are dev dependencies: load it only here.
+    const { seedListings } = await import('./seed/seed-listings.js');
+    const cc = country(opts.country);
+    const logger = createLogger('warn', 'cli');
+    const begun = Date.now();
+    const partner = await createPartnersService({ db }).create(`seed-${cc}-${opts.seed}-${Date.now()}`, 'admin');
+    const pool = createDatabase(config.DATABASE_URL, 2);
+    const bar = new SingleBar({ format: 'seed    {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
+    bar.start(opts.count, 0);
+    await seedListings({ pool: pool.pool, country: cc, count: opts.count, seed: opts.seed, partnerId: partner.id, onProgress: (n) => bar.update(n) });
+    bar.stop();
+    await pool.close();
+    const written = (Date.now() - begun) / 1000;
+    const names = indexNames(config.INDEX_PREFIX);
+    const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
+    const reindexBar = new SingleBar({ format: 'index   {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
+    let started = false;
+    const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, cc, {
+      onProgress: (done, total) => {
+        if (!started) reindexBar.start(total, 0);
+        started = true;
+        reindexBar.update(done);
+      },
+    });
+    reindexBar.stop();
+    const total = (Date.now() - begun) / 1000;
+    console.log(`seeded ${opts.count} listings in ${written.toFixed(1)} s; indexed ${result.documents} in ${(total - written).toFixed(1)} s; searchable after ${total.toFixed(1)} s`);
+  }));
+
 const outboxCommand = program.command('outbox').description('the index event outbox');
 outboxCommand.command('status').description('pending events, the oldest one\'s age, and the queue').action(() => withDatabase(async ({ db }) => {
   const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
