@@ -1,6 +1,7 @@
 // buildApp: plugins first, then routes, registered explicitly in order. No I/O happens here;
 // the caller passes the connected dependencies.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -51,6 +52,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     reply.header('x-request-id', request.id);
   });
 
+  // Security headers on every answer; Swagger UI brings its own content security policy.
+  await app.register(helmet, { global: true });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
   await app.register(mediaRoutes, { images: deps.images });

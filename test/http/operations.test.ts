@@ -51,6 +51,13 @@ t.test('the OpenAPI 3.1 document is valid and lists every route with summary, ta
   t.same(doc.paths['/healthz'].get.security, [], 'public routes need no key');
 });
 
+t.test('security headers (helmet) on every answer', async (t) => {
+  const res = await app.inject({ url: '/healthz' });
+  t.equal(res.headers['x-content-type-options'], 'nosniff');
+  t.equal(res.headers['x-frame-options'], 'SAMEORIGIN');
+  t.match(res.headers['strict-transport-security'], /max-age=/);
+});
+
 t.test('Swagger UI is served at /docs', async (t) => {
   const res = await app.inject({ url: '/docs/' });
   t.equal(res.statusCode, 200);
