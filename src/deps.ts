@@ -13,7 +13,6 @@ import { createOffersService, type OffersService } from './listings/offers-servi
 import { createImagesService, type ImagesService } from './media/images-service.js';
 import { createLocalMediaStore } from './media/local-media-store.js';
 import type { MediaStore } from './media/media-store.js';
-import { createS3MediaStore } from './media/s3-media-store.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
@@ -61,7 +60,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger }),
-    partners: createPartnersService({ db: database.db }),
+    partners: createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS }),
     listings,
     claims: createClaimsService({ listings }),
     offers: createOffersService({ db: database.db }),
@@ -78,7 +77,13 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
 }
 
 function createMediaStore(config: Config): MediaStore {
-  return config.MEDIA_DRIVER === 's3'
-    ? createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined })
-    : createLocalMediaStore(config.MEDIA_DIR);
+  if (config.MEDIA_DRIVER === 'local') return createLocalMediaStore(config.MEDIA_DIR);
+  // The AWS SDK is large: load it only when the s3 driver is configured.
+  const s3 = import('./media/s3-media-store.js').then(({ createS3MediaStore }) =>
+    createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined }));
+  return {
+    put: async (...args) => (await s3).put(...args),
+    get: async (...args) => (await s3).get(...args),
+    delete: async (...args) => (await s3).delete(...args),
+  };
 }

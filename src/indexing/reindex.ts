@@ -68,7 +68,7 @@ async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promi
 export async function reindexCountry(
   deps: ReindexDeps,
   country: string,
-  opts: { pageSize?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: { pageSize?: number; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<ReindexResult> {
   const { db, opensearch, names, logger } = deps;
   const pageSize = opts.pageSize ?? 1000;
@@ -84,14 +84,16 @@ export async function reindexCountry(
   await opensearch.cluster.health({ index, wait_for_status: 'yellow', timeout: '30s' });
 
   let documents = 0;
-  // Load the next page from PostgreSQL while the current one is being indexed.
-  let pending: Promise<number> | undefined;
+  // Several pages in flight: PostgreSQL reads of one overlap OpenSearch bulk writes of others.
+  const inFlight: Promise<number>[] = [];
   for await (const ids of listingIdPages(db, country, pageSize)) {
-    if (pending) documents += await pending;
+    if (inFlight.length >= (opts.concurrency ?? 3)) documents += await inFlight.shift()!;
     opts.onProgress?.(documents, total);
-    pending = indexPage(deps, index, ids);
+    const page = indexPage(deps, index, ids);
+    page.catch(() => {}); // awaited below; this keeps a failure from surfacing before its turn
+    inFlight.push(page);
   }
-  if (pending) documents += await pending;
+  for (const page of inFlight) documents += await page;
   opts.onProgress?.(documents, total);
 
   await opensearch.indices.putSettings({ index, body: { index: { refresh_interval: listingsIndexDefinition.settings?.refresh_interval ?? '1s' } } });

@@ -1,6 +1,7 @@
 // Reads listings with all their sub-objects in a fixed number of queries, for one id or many.
 // The API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, avg, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, avg, count, eq } from 'drizzle-orm';
+import { anyOf } from '../db/any-of.js';
 import type { DbOrTx } from '../db/client.js';
 import { categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, partners, reviews } from '../db/schema.js';
 
@@ -36,17 +37,17 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
   if (ids.length === 0) return records;
   const [rows, emails, phones, links, cats, imageRows, ratings] = await Promise.all([
     db.select({ listing: listings, creatorName: partners.name }).from(listings)
-      .innerJoin(partners, eq(partners.id, listings.createdBy)).where(inArray(listings.id, ids)),
-    db.select().from(listingEmails).where(inArray(listingEmails.listingId, ids)).orderBy(asc(listingEmails.position)),
-    db.select().from(listingPhones).where(inArray(listingPhones.listingId, ids)).orderBy(asc(listingPhones.position)),
-    db.select().from(listingLinks).where(inArray(listingLinks.listingId, ids)).orderBy(asc(listingLinks.position)),
+      .innerJoin(partners, eq(partners.id, listings.createdBy)).where(anyOf(listings.id, ids)),
+    db.select().from(listingEmails).where(anyOf(listingEmails.listingId, ids)).orderBy(asc(listingEmails.position)),
+    db.select().from(listingPhones).where(anyOf(listingPhones.listingId, ids)).orderBy(asc(listingPhones.position)),
+    db.select().from(listingLinks).where(anyOf(listingLinks.listingId, ids)).orderBy(asc(listingLinks.position)),
     db.select({ listingId: listingCategories.listingId, id: categories.id, name: categories.name })
       .from(listingCategories)
       .innerJoin(categories, and(eq(categories.country, listingCategories.country), eq(categories.id, listingCategories.categoryId)))
-      .where(inArray(listingCategories.listingId, ids)).orderBy(asc(listingCategories.position)),
-    db.select().from(images).where(inArray(images.listingId, ids)).orderBy(asc(images.id)),
+      .where(anyOf(listingCategories.listingId, ids)).orderBy(asc(listingCategories.position)),
+    db.select().from(images).where(anyOf(images.listingId, ids)).orderBy(asc(images.id)),
     db.select({ listingId: reviews.listingId, mean: avg(reviews.rating).mapWith(Number), count: count() })
-      .from(reviews).where(inArray(reviews.listingId, ids)).groupBy(reviews.listingId),
+      .from(reviews).where(anyOf(reviews.listingId, ids)).groupBy(reviews.listingId),
   ]);
   const [emailsBy, phonesBy, linksBy, catsBy, imagesBy] = [groupBy(emails), groupBy(phones), groupBy(links), groupBy(cats), groupBy(imageRows)];
   const ratingBy = new Map(ratings.map((r) => [r.listingId, { mean: r.mean, count: r.count }]));

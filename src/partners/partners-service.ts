@@ -10,7 +10,22 @@ export interface Caller {
   role: Role;
 }
 
-export function createPartnersService({ db }: { db: Db }) {
+/**
+ * Authenticated keys are remembered briefly, so that a request costs no database round trip for
+ * its key. A revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS).
+ */
+export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: number }) {
+  const cache = new Map<string, { caller: Caller | undefined; until: number }>();
+  const MAX_CACHED = 10_000;
+
+  async function lookup(hash: string): Promise<Caller | undefined> {
+    const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
+      .from(apiKeys).innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt), isNull(partners.revokedAt)));
+    if (!row || !sameHash(row.keyHash, hash)) return undefined;
+    return { partnerId: row.partnerId, name: row.name, role: row.role };
+  }
+
   return {
     /** Creates a partner with one key; the key is returned once and never stored in clear. */
     async create(name: string, role: Role): Promise<{ id: number; key: string }> {
@@ -41,11 +56,15 @@ export function createPartnersService({ db }: { db: Db }) {
     /** The partner behind a key, or undefined for an unknown or revoked key. */
     async authenticate(key: string): Promise<Caller | undefined> {
       const hash = hashApiKey(key);
-      const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
-        .from(apiKeys).innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-        .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt), isNull(partners.revokedAt)));
-      if (!row || !sameHash(row.keyHash, hash)) return undefined;
-      return { partnerId: row.partnerId, name: row.name, role: row.role };
+      const now = Date.now();
+      const cached = cache.get(hash);
+      if (cached && cached.until > now) return cached.caller;
+      const caller = await lookup(hash);
+      if (cacheMs > 0) {
+        if (cache.size >= MAX_CACHED) cache.clear(); // bounded: unknown keys cannot grow it without limit
+        cache.set(hash, { caller, until: now + cacheMs });
+      }
+      return caller;
     },
   };
 }
