@@ -121,23 +121,29 @@ const country = (value: string) => {
   return cc;
 };
 
+/** Reindexes a country with a progress bar on stderr; used by `reindex` and by `seed`. */
+async function reindexWithProgress(db: ReturnType<typeof createDatabase>['db'], opensearch: ReturnType<typeof createOpenSearchClient>, cc: string) {
+  const logger = createLogger('warn', 'cli');
+  const names = indexNames(config.INDEX_PREFIX);
+  const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
+  const bar = new SingleBar({ format: 'index   {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
+  let started = false;
+  const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, cc, {
+    onProgress: (done, total) => {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+  });
+  bar.stop();
+  return result;
+}
+
 program.command('reindex <country>')
   .description('rebuild the country\'s index from PostgreSQL, swap the alias atomically, catch up, drop the old index')
   .action((cc: string) => withSearchStack(async ({ db, opensearch }) => {
-    const logger = createLogger(config.LOG_LEVEL, 'cli');
-    const names = indexNames(config.INDEX_PREFIX);
-    const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
-    const bar = new SingleBar({ format: 'reindex {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
-    let started = false;
     const begun = Date.now();
-    const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, country(cc), {
-      onProgress: (done, total) => {
-        if (!started) bar.start(total, 0);
-        started = true;
-        bar.update(done);
-      },
-    });
-    bar.stop();
+    const result = await reindexWithProgress(db, opensearch, country(cc));
     const seconds = (Date.now() - begun) / 1000;
     console.log(`reindexed ${result.documents} listings into ${result.index} in ${seconds.toFixed(1)} s `
       + `(${Math.round(result.documents / seconds)}/s); caught up ${result.caughtUp}; dropped ${result.droppedIndices.join(', ') || 'nothing'}`);
@@ -172,7 +178,6 @@ program.command('seed')
     // The generator's data packages are dev dependencies: load it only here.
     const { seedListings } = await import('./seed/seed-listings.js');
     const cc = country(opts.country);
-    const logger = createLogger('warn', 'cli');
     const begun = Date.now();
     const partner = await createPartnersService({ db }).create(`seed-${cc}-${opts.seed}-${Date.now()}`, 'admin');
     const pool = createDatabase(config.DATABASE_URL, 2);
@@ -182,18 +187,7 @@ program.command('seed')
     bar.stop();
     await pool.close();
     const written = (Date.now() - begun) / 1000;
-    const names = indexNames(config.INDEX_PREFIX);
-    const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
-    const reindexBar = new SingleBar({ format: 'index   {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
-    let started = false;
-    const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, cc, {
-      onProgress: (done, total) => {
-        if (!started) reindexBar.start(total, 0);
-        started = true;
-        reindexBar.update(done);
-      },
-    });
-    reindexBar.stop();
+    const result = await reindexWithProgress(db, opensearch, cc);
     const total = (Date.now() - begun) / 1000;
     console.log(`seeded ${opts.count} listings in ${written.toFixed(1)} s; indexed ${result.documents} in ${(total - written).toFixed(1)} s; searchable after ${total.toFixed(1)} s`);
   }));

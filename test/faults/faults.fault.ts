@@ -1,0 +1,125 @@
+// Issue 8 fault injection: 2 000 mixed writes per scenario through the real API and indexer
+// processes while a fault strikes; afterwards PostgreSQL and OpenSearch must agree exactly and
+// every acknowledged write must be in the index. Run with `npm run test:faults`.
+import t, { type Test } from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/indexing/jobs.js';
+import { build } from '../helper.js';
+import { assertConverged, startProcess, waitHealthy, writeStream, type Proc } from './harness.js';
+
+const WRITES = Number(process.env.FAULT_WRITES ?? 2000);
+const REDIS_PORT = 6391;
+const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
+const API_PORT = 3300;
+const INDEXER_PORT = 3301;
+const country = 'de';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A Redis of the test's own, so that stopping it never touches the machine's shared one. */
+function redisServer() {
+  const child = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  return { child, async stop() { const exited = once(child, 'exit'); child.kill('SIGTERM'); await exited; } };
+}
+
+let redis = redisServer();
+await sleep(300);
+const env = { REDIS_URL, QUEUE_PREFIX: `faults-${randomUUID().slice(0, 6)}`, RELAY_INTERVAL_MS: '500', RELAY_GRACE_MS: '1000', AUTH_CACHE_MS: '60000' };
+const { deps, partner } = await build(t, { config: { REDIS_URL, QUEUE_PREFIX: env.QUEUE_PREFIX } });
+const { auth } = await partner();
+const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
+
+const startApi = async () => {
+  const api = startProcess('src/server.ts', { ...env, PORT: String(API_PORT) });
+  await waitHealthy(`${baseUrl()}/healthz`);
+  return api;
+};
+const startIndexer = async (extra: Record<string, string> = {}) => {
+  const indexer = startProcess('indexer/main.ts', { ...env, INDEXER_PORT: String(INDEXER_PORT), ...extra });
+  await waitHealthy(`http://127.0.0.1:${INDEXER_PORT}/healthz`);
+  return indexer;
+};
+
+let api: Proc = await startApi();
+let indexer: Proc = await startIndexer();
+t.teardown(async () => {
+  await api.stop();
+  await indexer.stop();
+  await redis.stop();
+});
+
+async function run(t: Test, fault: (done: number) => Promise<void> | void) {
+  const { expected, retries } = await writeStream({ baseUrl, auth, total: WRITES, country, onProgress: fault });
+  const { differences, wrong } = await assertConverged(deps, country, expected);
+  t.same(differences, [], 'reconcile: PostgreSQL and OpenSearch agree on ids and versions');
+  t.same(wrong, [], `every acknowledged write is in the index (${expected.size} listings, ${retries} retried requests)`);
+}
+
+t.test('1. the indexer is killed with SIGKILL and restarted, twice', async (t) => {
+  await run(t, async (done) => {
+    if (done === Math.floor(WRITES * 0.3) || done === Math.floor(WRITES * 0.65)) {
+      await indexer.stop('SIGKILL');
+      await sleep(1000);
+      indexer = await startIndexer();
+    }
+  });
+});
+
+t.test('2. Redis is down for 15 s and comes back empty', async (t) => {
+  let outage: Promise<void> | undefined;
+  await run(t, (done) => {
+    if (done === Math.floor(WRITES * 0.25)) {
+      outage = (async () => {
+        await redis.stop();
+        await sleep(15_000);
+        redis = redisServer();
+      })();
+    }
+  });
+  await outage;
+});
+
+t.test('3. OpenSearch is unreachable for the indexer for 30 s', async (t) => {
+  let outage: Promise<void> | undefined;
+  await run(t, (done) => {
+    if (done === Math.floor(WRITES * 0.25)) {
+      outage = (async () => {
+        await indexer.stop();
+        indexer = await startIndexer({ OPENSEARCH_URL: 'http://127.0.0.1:9' }).catch(async () => indexer);
+        await sleep(30_000);
+        await indexer.stop();
+        indexer = await startIndexer();
+      })();
+    }
+  });
+  await outage;
+});
+
+t.test('4. jobs are delivered twice and out of order', async (t) => {
+  const queue = new Queue(INDEX_QUEUE, { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix: env.QUEUE_PREFIX });
+  t.teardown(() => queue.close());
+  const recent: number[] = [];
+  await run(t, async (done) => {
+    if (done % 10 !== 0) return;
+    const rows = await deps.database.pool.query<{ id: number }>('select id from listings where country = $1 order by id desc limit 20', [country]);
+    recent.splice(0, recent.length, ...rows.rows.map((r) => Number(r.id)));
+    // Stale versions, duplicates and delays: every one must be refused or harmless.
+    await queue.addBulk(recent.slice(0, 5).flatMap((listingId) => [
+      { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `dup-${randomUUID()}` } },
+      { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `late-${randomUUID()}`, delay: 1500 } },
+    ]));
+  });
+});
+
+t.test('5. the API is killed with SIGKILL mid-stream and the client retries what was not acknowledged', async (t) => {
+  await run(t, async (done) => {
+    if (done === Math.floor(WRITES * 0.4)) {
+      const dying = api.stop('SIGKILL');
+      await dying;
+      setTimeout(() => { void startApi().then((next) => { api = next; }); }, 500);
+    }
+  });
+});

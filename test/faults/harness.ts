@@ -1,0 +1,112 @@
+// Fault-injection harness (issue 8): real API and indexer processes, a stream of mixed writes
+// through HTTP that retries until each write is acknowledged, and the checks that every
+// acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { count, isNull } from 'drizzle-orm';
+import { outbox } from '../../src/db/schema.js';
+import { reconcileCountry } from '../../src/indexing/reconcile.js';
+import type { ApiDeps } from '../../src/deps.js';
+import { eventually, indexedDocument, listingInput, names } from '../helper.js';
+
+export interface Proc {
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function startProcess(script: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: 'ignore' });
+  return {
+    child,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export const waitHealthy = (url: string) =>
+  eventually(async () => (await fetch(url).then((r) => r.ok, () => false)) || undefined, 60_000, url);
+
+interface Expected {
+  deleted: boolean;
+  suppressed: boolean;
+  name: string;
+}
+
+/**
+ * Sends `total` mixed writes (create, update, delete, claim, suppress) and retries each one until
+ * it is acknowledged with 2xx (a 404 after a retried DELETE also counts: it was done). POSTs carry
+ * an Idempotency-Key, so a retry after a lost answer never creates a second listing.
+ */
+export async function writeStream(opts: {
+  baseUrl: () => string; auth: Record<string, string>; total: number; country: string;
+  onProgress?: (done: number) => Promise<void> | void;
+}) {
+  const expected = new Map<string, Expected>();
+  const live = () => [...expected.entries()].filter(([, e]) => !e.deleted).map(([id]) => id);
+  let retries = 0;
+
+  async function send(method: string, path: string, body?: object, headers: Record<string, string> = {}) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await fetch(`${opts.baseUrl()}/${opts.country}/listings${path}`, {
+          method, headers: { ...opts.auth, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (res.status < 300 || (attempt > 0 && method === 'DELETE' && res.status === 404)) return res;
+        if (res.status < 500 && res.status !== 429) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      } catch (err) {
+        if ((err as Error).message.startsWith(method)) throw err;
+      }
+      retries++;
+      await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
+    }
+  }
+
+  for (let i = 0; i < opts.total; i++) {
+    const ids = live();
+    const roll = ids.length < 20 ? 0 : Math.random();
+    const id = ids[Math.floor(Math.random() * ids.length)]!;
+    if (roll < 0.35) {
+      const name = `Fault ${randomUUID().slice(0, 8)}`;
+      const res = await send('POST', '', listingInput({ name, categories: [{ id: 'shop/bakery' }] }), { 'idempotency-key': randomUUID() });
+      expected.set((await res.json() as { id: string }).id, { deleted: false, suppressed: false, name });
+    } else if (roll < 0.6) {
+      const name = `Fault ${randomUUID().slice(0, 8)}`;
+      await send('PUT', `/${id}`, listingInput({ name, categories: [{ id: 'shop/bakery' }] }));
+      expected.get(id)!.name = name;
+    } else if (roll < 0.75) {
+      const suppressed = Math.random() < 0.5;
+      await send(suppressed ? 'PUT' : 'DELETE', `/${id}/suppress`);
+      expected.get(id)!.suppressed = suppressed;
+    } else if (roll < 0.88) {
+      await send(Math.random() < 0.5 ? 'PUT' : 'DELETE', `/${id}/claim`);
+    } else {
+      await send('DELETE', `/${id}`);
+      expected.get(id)!.deleted = true;
+    }
+    await opts.onProgress?.(i + 1);
+  }
+  return { expected, retries };
+}
+
+/** Waits until the outbox has no pending event, then checks the index against PostgreSQL and the client's view. */
+export async function assertConverged(deps: ApiDeps, country: string, expected: Map<string, Expected>) {
+  await eventually(async () => {
+    const [row] = await deps.database.db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt));
+    return row!.n === 0 ? true : undefined;
+  }, 120_000, 'the outbox to drain');
+  const { differences } = await reconcileCountry({ db: deps.database.db, opensearch: deps.opensearch, names }, country);
+  const wrong: string[] = [];
+  for (const [id, e] of expected) {
+    const doc = await indexedDocument(deps, country, id);
+    if (e.deleted ? doc !== null : doc?.source.name !== e.name || doc?.source.suppressed !== e.suppressed) {
+      wrong.push(`${id}: expected ${JSON.stringify(e)}, index has ${JSON.stringify(doc && { name: doc.source.name, suppressed: doc.source.suppressed })}`);
+    }
+  }
+  return { differences, wrong };
+}
