@@ -24,7 +24,19 @@ const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
 const probeRedis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
 probeRedis.on('error', () => {});
 
-await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
+// OpenSearch may be down when the indexer starts: set the indices up in the background, retrying,
+// while jobs fail and back off until it answers (nothing is lost: the outbox keeps them).
+void (async () => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
+      return;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, attempt }, 'index setup failed; retrying');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * attempt)));
+    }
+  }
+})();
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue });
 const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });

@@ -46,6 +46,8 @@ export async function reconcileCountry(
   country: string,
   pageSize = 5000,
 ): Promise<{ checked: number; differences: Difference[] }> {
+  // Compare against everything OpenSearch has accepted, not only what the last refresh made visible.
+  await deps.opensearch.indices.refresh({ index: deps.names.listingsAlias(country) });
   const pg = postgresEntries(deps.db, country, pageSize);
   const os = indexEntries(deps.opensearch, deps.names.listingsAlias(country), pageSize);
   const differences: Difference[] = [];
