@@ -99,8 +99,12 @@ t.test('3. OpenSearch is unreachable for the indexer for 30 s', async (t) => {
 });
 
 t.test('4. jobs are delivered twice and out of order', async (t) => {
-  const queue = new Queue(INDEX_QUEUE, { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix: env.QUEUE_PREFIX });
-  t.teardown(() => queue.close());
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(INDEX_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
+  t.teardown(async () => {
+    await queue.close();
+    connection.disconnect(); // BullMQ leaves a connection it was given open
+  });
   const recent: number[] = [];
   await run(t, async (done) => {
     if (done % 10 !== 0) return;
