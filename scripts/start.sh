@@ -9,9 +9,10 @@ bash scripts/stack.sh up
 npx tsx src/cli.ts setup
 npx tsx src/cli.ts sample
 
-npx tsx indexer/main.ts &
+# tsx directly (not npx), so that the pids below are the processes that relay our signals.
+node_modules/.bin/tsx indexer/main.ts &
 indexer=$!
-npx tsx src/server.ts &
+node_modules/.bin/tsx src/server.ts &
 api=$!
 stop() { kill -TERM "$api" "$indexer" 2>/dev/null || true; wait "$api" "$indexer" 2>/dev/null || true; }
 trap 'stop; exit 0' INT TERM
