@@ -48,8 +48,15 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   installValidators(app);
   installErrorHandler(app);
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
+  // While shutting down, answers close their keep-alive connection, so that in-flight requests
+  // finish and the server can stop without waiting for idle clients (keep-alive is 72 s).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   // Security headers on every answer; Swagger UI brings its own content security policy.
