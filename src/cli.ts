@@ -1,24 +1,24 @@
 // Ops CLI: `npm run cli -- <command>`. Output meant for scripts goes to stdout, the rest to stderr.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
+import { count, isNull, min } from 'drizzle-orm';
 import { indexNames } from '../mappings/index.js';
 import { importCategories } from './categories/categories-import.js';
 import { loadConfig, publicUrls } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
+import { outbox } from './db/schema.js';
 import { dropListingsIndices, ensureListingsIndices } from './indexing/index-setup.js';
-import { createPartnersService } from './partners/partners-service.js';
-import { createOpenSearchClient } from './search/opensearch-client.js';
-import { createLogger } from './logger.js';
+import { createListingSync } from './indexing/listing-sync.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createIndexQueue } from './indexing/queue.js';
-import { createListingsService } from './listings/listings-service.js';
-import { SAMPLE_LISTINGS } from './sample/sample-data.js';
-import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { SingleBar, Presets } from 'cli-progress';
-import { count, isNull, min } from 'drizzle-orm';
-import { outbox } from './db/schema.js';
-import { createListingSync } from './indexing/listing-sync.js';
 import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
 import { reindexCountry } from './indexing/reindex.js';
+import { createListingsService } from './listings/listings-service.js';
+import { createLogger } from './logger.js';
+import { createPartnersService } from './partners/partners-service.js';
+import { SAMPLE_LISTINGS } from './sample/sample-data.js';
+import { createOpenSearchClient } from './search/opensearch-client.js';
 
 const config = loadConfig();
 const program = new Command('cli').description('Operations of the listings directory');
