@@ -36,6 +36,9 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true },
+    // While closing, requests on open connections are served (and their connection closed, see
+    // onSend) instead of Fastify's own 503 body, which is not our Error object.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: a text/plain body answers 415 instead of reaching the validator as a string.
