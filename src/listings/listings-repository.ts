@@ -1,8 +1,9 @@
 // Reads listings with all their sub-objects in a fixed number of queries, for one id or many.
 // The API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, avg, count, eq } from 'drizzle-orm';
+import { and, asc, avg, count, eq, isNull } from 'drizzle-orm';
 import { anyOf } from '../db/any-of.js';
 import type { DbOrTx } from '../db/client.js';
+import { notFound } from '../errors.js';
 import { categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, partners, reviews } from '../db/schema.js';
 
 export type ListingRow = typeof listings.$inferSelect;
@@ -68,4 +69,12 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
 
 export async function loadListingRecord(db: DbOrTx, id: number): Promise<ListingRecord | undefined> {
   return (await loadListingRecords(db, [id])).get(id);
+}
+
+/** The live (not deleted) listing `id` of `country`, with who claims it; 404 otherwise. */
+export async function findLiveListing(db: DbOrTx, country: string, id: number): Promise<{ claimedBy: number | null }> {
+  const [row] = await db.select({ claimedBy: listings.claimedBy }).from(listings)
+    .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt)));
+  if (!row) throw notFound(`listing ${id}`);
+  return row;
 }

@@ -1,10 +1,11 @@
 // The offer of a listing (CONTRACT section 7). Offers are not shown in searches, so they change
 // no version and write no outbox event.
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { listings, offers } from '../db/schema.js';
+import { offers } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
+import { findLiveListing } from './listings-repository.js';
 import { isClaimedByOther } from './ownership.js';
 
 export interface Offer {
@@ -13,15 +14,8 @@ export interface Offer {
 }
 
 export function createOffersService({ db }: { db: Db }) {
-  async function liveListing(country: string, id: number) {
-    const [row] = await db.select({ claimedBy: listings.claimedBy }).from(listings)
-      .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt)));
-    if (!row) throw notFound(`listing ${id}`);
-    return row;
-  }
-
   async function assertMayChange(caller: Caller, country: string, id: number) {
-    const row = await liveListing(country, id);
+    const row = await findLiveListing(db, country, id);
     if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
   }
 
@@ -33,7 +27,7 @@ export function createOffersService({ db }: { db: Db }) {
     },
 
     async get(country: string, id: number): Promise<Offer> {
-      await liveListing(country, id);
+      await findLiveListing(db, country, id);
       const [offer] = await db.select({ message: offers.message, url: offers.url }).from(offers).where(eq(offers.listingId, id));
       if (!offer) throw notFound(`offer of listing ${id}`);
       return offer;

@@ -2,9 +2,10 @@
 // search results); bytes go to the media store under their content address.
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { images, listings } from '../db/schema.js';
+import { images } from '../db/schema.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
 import { toImage, type Image } from '../listings/listing-view.js';
+import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
@@ -61,9 +62,7 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
 
   return {
     async list(country: string, listingId: number): Promise<{ numFound: number; images: Image[] }> {
-      const [listing] = await db.select({ deletedAt: listings.deletedAt }).from(listings)
-        .where(and(eq(listings.id, listingId), eq(listings.country, country)));
-      if (!listing || listing.deletedAt) throw notFound(`listing ${listingId}`);
+      await findLiveListing(db, country, listingId);
       const rows = await db.select().from(images).where(eq(images.listingId, listingId)).orderBy(images.id);
       return { numFound: rows.length, images: rows.map((r) => toImage(r, mediaBaseUrl)) };
     },

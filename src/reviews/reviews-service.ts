@@ -3,8 +3,9 @@
 import { and, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
-import { listings, reviews } from '../db/schema.js';
+import { reviews } from '../db/schema.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
+import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
@@ -26,11 +27,6 @@ const visibleTo = (caller: Caller): SQL | undefined =>
 
 
 export function createReviewsService({ db, listings: listingWrites }: { db: Db; listings: Pick<ListingsService, 'writeListing' | 'lockListing'> }) {
-  async function assertListing(tx: DbOrTx, country: string, listingId: number) {
-    const [row] = await tx.select({ deletedAt: listings.deletedAt }).from(listings).where(and(eq(listings.id, listingId), eq(listings.country, country)));
-    if (!row || row.deletedAt) throw notFound(`listing ${listingId}`);
-  }
-
   async function visibleReview(tx: DbOrTx, caller: Caller, listingId: number, reviewId: number) {
     const [row] = await tx.select().from(reviews)
       .where(and(eq(reviews.id, reviewId), eq(reviews.listingId, listingId), visibleTo(caller)));
@@ -40,14 +36,14 @@ export function createReviewsService({ db, listings: listingWrites }: { db: Db; 
 
   return {
     async list(caller: Caller, country: string, listingId: number) {
-      await assertListing(db, country, listingId);
+      await findLiveListing(db, country, listingId);
       const rows = await db.select().from(reviews).where(and(eq(reviews.listingId, listingId), visibleTo(caller)))
         .orderBy(desc(reviews.reviewedAt), desc(reviews.id));
       return { numFound: rows.length, reviews: rows.map(toReview) };
     },
 
     async get(caller: Caller, country: string, listingId: number, reviewId: number): Promise<Review> {
-      await assertListing(db, country, listingId);
+      await findLiveListing(db, country, listingId);
       return toReview(await visibleReview(db, caller, listingId, reviewId));
     },
 
