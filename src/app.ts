@@ -8,21 +8,22 @@ import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { installCountryAuth } from './plugins/auth.js';
 import { installErrorHandler } from './plugins/error-handler.js';
+import { answerClientError, answerFrameworkError } from './plugins/http-errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
-import { installOpenApi } from './plugins/openapi.js';
 import { installMetrics } from './plugins/metrics.js';
+import { installOpenApi } from './plugins/openapi.js';
 import { installRateLimit } from './plugins/rate-limit.js';
-import { workflowRoutes } from './routes/workflows.js';
-import { imageRoutes, mediaRoutes } from './routes/images.js';
-import { reviewRoutes } from './routes/reviews.js';
-import { ReviewSchema } from './schemas/review.js';
 import { installValidators } from './plugins/validation.js';
-import { healthRoutes } from './routes/health.js';
 import { categoryRoutes } from './routes/categories.js';
+import { healthRoutes } from './routes/health.js';
+import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { listingRoutes } from './routes/listings.js';
+import { reviewRoutes } from './routes/reviews.js';
 import { searchRoutes } from './routes/search.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { ErrorSchema } from './schemas/common.js';
 import { ImageSchema, ListingSchema, ListingSummarySchema } from './schemas/listing.js';
+import { ReviewSchema } from './schemas/review.js';
 import { SolrResultSchema } from './schemas/search.js';
 import { OfferSchema } from './schemas/workflows.js';
 
@@ -39,6 +40,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     // While closing, requests on open connections are served (and their connection closed, see
     // onSend) instead of Fastify's own 503 body, which is not our Error object.
     return503OnClosing: false,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: a text/plain body answers 415 instead of reaching the validator as a string.

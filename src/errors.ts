@@ -2,7 +2,9 @@
 // them into `{type, message, details}` bodies with the matching status.
 export type ErrorType =
   | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
-  | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable';
+  | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable'
+  // Rejected by the HTTP layer before any route runs (beyond the contract's table).
+  | 'request_timeout' | 'uri_too_long' | 'headers_too_large';
 
 export const STATUS_OF: Record<ErrorType, number> = {
   validation: 400,
@@ -15,6 +17,9 @@ export const STATUS_OF: Record<ErrorType, number> = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  request_timeout: 408,
+  uri_too_long: 414,
+  headers_too_large: 431,
 };
 
 export class AppError extends Error {

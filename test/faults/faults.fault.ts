@@ -9,7 +9,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/indexing/jobs.js';
 import { build } from '../helper.js';
-import { assertConverged, startProcess, waitHealthy, writeStream, type Proc } from './harness.js';
+import { startProcess, waitHealthy, type Proc } from '../processes.js';
+import { assertConverged, writeStream } from './harness.js';
 
 const WRITES = Number(process.env.FAULT_WRITES ?? 2000);
 const REDIS_PORT = 6391;

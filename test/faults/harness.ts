@@ -1,35 +1,12 @@
 // Fault-injection harness (issue 8): real API and indexer processes, a stream of mixed writes
 // through HTTP that retries until each write is acknowledged, and the checks that every
 // acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { count, isNull } from 'drizzle-orm';
 import { outbox } from '../../src/db/schema.js';
 import { reconcileCountry } from '../../src/indexing/reconcile.js';
 import type { ApiDeps } from '../../src/deps.js';
 import { eventually, indexedDocument, listingInput, names } from '../helper.js';
-
-export interface Proc {
-  child: ChildProcess;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-export function startProcess(script: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: 'ignore' });
-  return {
-    child,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill(signal);
-      await exited;
-    },
-  };
-}
-
-export const waitHealthy = (url: string) =>
-  eventually(async () => (await fetch(url).then((r) => r.ok, () => false)) || undefined, 60_000, url);
 
 interface Expected {
   deleted: boolean;

@@ -1,32 +1,23 @@
 // Graceful shutdown of the real processes: on SIGTERM the API finishes in-flight requests and the
 // indexer finishes or returns its jobs; both exit 0, and nothing is lost.
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { build, config, eventually, indexedDocument, listingInput } from '../helper.js';
+import { startProcess, waitHealthy } from '../processes.js';
 
 const { app, deps, partner } = await build(t);
 const { auth } = await partner();
 
-function start(script: string, port: number, extra: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, PORT: String(port), INDEXER_PORT: String(port), LOG_LEVEL: 'silent', ...extra },
-    stdio: 'ignore',
-  });
-  return child;
-}
-
-const ready = (url: string) => eventually(async () => (await fetch(url).then((r) => r.ok, () => false)) || undefined, 30_000, url);
+const start = (script: string, port: number, extra: Record<string, string> = {}) =>
+  startProcess(script, { PORT: String(port), INDEXER_PORT: String(port), ...extra });
 
 t.test('the API answers its in-flight requests, then exits 0 on SIGTERM', async (t) => {
   const api = start('src/server.ts', 3210);
-  await ready('http://127.0.0.1:3210/healthz');
+  await waitHealthy('http://127.0.0.1:3210/healthz');
   const inFlight = Array.from({ length: 20 }, () => fetch('http://127.0.0.1:3210/de/listings', {
     method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(listingInput()),
   }).then((r) => r.status, () => 'failed'));
   await new Promise((r) => setTimeout(r, 20));
-  api.kill('SIGTERM');
-  const [code] = await once(api, 'exit');
+  const code = await api.stop('SIGTERM');
   const statuses = await Promise.all(inFlight);
   t.equal(code, 0);
   t.ok(statuses.every((s) => s === 201 || s === 'failed'), 'every request either completed or was never accepted');
@@ -38,12 +29,11 @@ t.test('the indexer stops on SIGTERM without losing a job; a restarted one index
   const ids: string[] = [];
   for (let i = 0; i < 30; i++) ids.push((await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json().id);
   const indexer = start('indexer/main.ts', 3211, { INDEXER_CONCURRENCY: '2' });
-  await ready('http://127.0.0.1:3211/healthz');
-  indexer.kill('SIGTERM');
-  const [code] = await once(indexer, 'exit');
+  await waitHealthy('http://127.0.0.1:3211/healthz');
+  const code = await indexer.stop('SIGTERM');
   t.equal(code, 0, 'exit 0 after finishing its current jobs');
   const again = start('indexer/main.ts', 3211);
-  t.teardown(() => { again.kill('SIGTERM'); });
+  t.teardown(() => again.stop());
   for (const id of ids) await eventually(() => indexedDocument(deps, 'de', id).then((d) => d ?? undefined), 15_000, `listing ${id} indexed`);
   t.pass(`all ${ids.length} listings indexed (${config.QUEUE_PREFIX})`);
 });
