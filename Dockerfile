@@ -1,4 +1,14 @@
-# Multi-stage: dependencies are installed in a build stage; the runtime image runs as non-root.
+# Multi-stage: TypeScript is compiled in a build stage, production dependencies are installed in
+# another; the runtime image holds compiled JavaScript, the data files it reads, and runs as non-root.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+RUN npm ci
+COPY src ./src
+COPY indexer ./indexer
+COPY mappings ./mappings
+RUN npm run build
+
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -8,12 +18,11 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY src ./src
-COPY indexer ./indexer
-COPY mappings ./mappings
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY mappings/*.json ./mappings/
 COPY drizzle ./drizzle
 COPY data ./data
 USER node
 EXPOSE 3000 3001
-CMD ["npx", "tsx", "src/server.ts"]
+CMD ["node", "dist/src/server.js"]

@@ -1,14 +1,15 @@
 // Index definitions are data (mappings/*.json); this module loads them and names the indices.
 import { readFileSync } from 'node:fs';
 import type { Client } from '@opensearch-project/opensearch';
+import { projectPath } from '../src/project-paths.js';
 
 export type IndexDefinition = NonNullable<Parameters<Client['indices']['create']>[0]['body']>;
 
 const load = (file: string): IndexDefinition =>
-  JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as IndexDefinition;
+  JSON.parse(readFileSync(projectPath('mappings', file), 'utf8')) as IndexDefinition;
 
-export const listingsIndexDefinition = load('./listings.json');
-export const categoriesIndexDefinition = load('./categories.json');
+export const listingsIndexDefinition = load('listings.json');
+export const categoriesIndexDefinition = load('categories.json');
 
 const timestamp = (now: Date) => now.toISOString().replace(/\D/g, '').slice(0, 17);
 

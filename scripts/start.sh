@@ -9,10 +9,12 @@ bash scripts/stack.sh up
 npx tsx src/cli.ts setup
 npx tsx src/cli.ts sample
 
-# tsx directly (not npx), so that the pids below are the processes that relay our signals.
-node_modules/.bin/tsx indexer/main.ts &
+# Compiled JavaScript, as in production; node directly (not npm), so that the pids below are the
+# processes that receive our signals.
+npm run --silent build
+node dist/indexer/main.js &
 indexer=$!
-node_modules/.bin/tsx src/server.ts &
+node dist/src/server.js &
 api=$!
 stop() { kill -TERM "$api" "$indexer" 2>/dev/null || true; wait "$api" "$indexer" 2>/dev/null || true; }
 trap 'stop; exit 0' INT TERM

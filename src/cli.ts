@@ -17,6 +17,7 @@ import { reindexCountry } from './indexing/reindex.js';
 import { createListingsService } from './listings/listings-service.js';
 import { createLogger } from './logger.js';
 import { createPartnersService } from './partners/partners-service.js';
+import { projectPath } from './project-paths.js';
 import { SAMPLE_LISTINGS } from './sample/sample-data.js';
 import { createOpenSearchClient } from './search/opensearch-client.js';
 
@@ -89,7 +90,7 @@ partner.command('revoke <id>').description('revoke a partner and all its keys').
 
 program.command('sample').description('create a demo partner and a few sample listings in "de" once')
   .action(() => withDatabase(async ({ db }) => {
-    const keyFile = new URL('../.stack/demo-key', import.meta.url);
+    const keyFile = projectPath('.stack', 'demo-key');
     if (existsSync(keyFile)) {
       console.error(`sample data present; demo key: ${readFileSync(keyFile, 'utf8').trim()}`);
       return;
@@ -100,7 +101,7 @@ program.command('sample').description('create a demo partner and a few sample li
     const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
     for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
     await queue.close();
-    mkdirSync(new URL('../.stack/', import.meta.url), { recursive: true });
+    mkdirSync(projectPath('.stack'), { recursive: true });
     writeFileSync(keyFile, `${demo.key}\n`);
     console.error(`created ${SAMPLE_LISTINGS.length} sample listings in "de"; demo key (also in .stack/demo-key): ${demo.key}`);
   }));

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { IndexNames } from '../../mappings/index.js';
 import type { Db } from '../db/client.js';
 import { categories } from '../db/schema.js';
+import { projectPath } from '../project-paths.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
 
@@ -12,7 +13,7 @@ interface TaxonomyFile {
   categories: { id: string; names: Record<string, string> }[];
 }
 
-export const DEFAULT_TAXONOMY_FILE = new URL('../../data/categories.json', import.meta.url);
+export const DEFAULT_TAXONOMY_FILE = projectPath('data', 'categories.json');
 
 /** Rows of the taxonomy for the given countries; a country without a language falls back to English. */
 export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {

@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../project-paths.js';
 import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -25,7 +25,7 @@ export function createDatabase(url: string, poolSize = 10): Database {
   return { db, pool, close: () => pool.end() };
 }
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = projectPath('drizzle');
 
 export async function runMigrations(db: Db): Promise<void> {
   await migrate(db, { migrationsFolder });

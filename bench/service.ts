@@ -1,0 +1,153 @@
+// What every benchmark needs: a data set of its own (database and index prefix), the API and the
+// indexer started as real processes on it, requests made from real rows, autocannon runs, memory
+// readings and a section of bench/RESULTS.md. Used by bench/run.ts and bench/soak.ts.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { ListingSearchQuery } from '../src/search/search-params.js';
+
+export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
+export const QUICK: Mode = { name: 'quick', listings: 50_000, seconds: 5, db: 'listings_bench', prefix: 'bench-' };
+export const FULL: Mode = { name: 'full', listings: 1_000_000, seconds: 20, db: 'listings_bench_full', prefix: 'benchfull-' };
+
+export const CONNECTIONS = 10;
+export const API_PORT = 3100;
+export const INDEXER_PORT = 3101;
+export const COUNTRY = 'de';
+export const OPENSEARCH = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
+export const apiUrl = (path: string) => `http://127.0.0.1:${API_PORT}${path}`;
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function benchEnv(mode: Mode): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${mode.db}`,
+    INDEX_PREFIX: mode.prefix,
+    QUEUE_PREFIX: `listings-${mode.prefix}bench`,
+    PORT: String(API_PORT),
+    INDEXER_PORT: String(INDEXER_PORT),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000000',
+    NODE_ENV: 'production',
+  };
+}
+
+export const cliIn = (env: NodeJS.ProcessEnv) => (...args: string[]) =>
+  execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+/** Resident set size of a process now and its high-water mark, in MB, from the kernel. */
+export function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function waitReady(url: string) {
+  for (let i = 0; i < 120; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await sleep(500);
+  }
+  throw new Error(`${url} not ready`);
+}
+
+export interface Measured { rps: number; p50: number; p99: number; errors: number; requests: number }
+export type Request = { method?: 'GET' | 'POST' | 'PUT'; path: string; body?: string };
+
+/** One autocannon run: a single URL, or a list of requests each connection cycles through. */
+export async function load(opts: {
+  url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>;
+  requests?: Request[]; seconds: number; overallRate?: number;
+}): Promise<Measured> {
+  const result = await autocannon({
+    url: opts.url, method: opts.method ?? 'GET', body: opts.body, headers: { 'content-type': 'application/json', ...opts.headers },
+    connections: CONNECTIONS, duration: opts.seconds,
+    ...(opts.requests ? { requests: opts.requests } : {}),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, requests: result.requests.total };
+}
+
+/**
+ * Makes sure the mode's data set exists (creating the database and seeding what is missing), then
+ * starts the API and the indexer on it. Returns what the scenarios need.
+ */
+export async function startBenchService(mode: Mode) {
+  const env = benchEnv(mode);
+  const cli = cliIn(env);
+  try {
+    execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-qc', `create database ${mode.db}`], { stdio: 'ignore' });
+  } catch {
+    // the database exists already
+  }
+  cli('setup');
+  const db = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4 });
+  const live = Number((await db.query('select count(*) from listings where country = $1 and deleted_at is null', [COUNTRY])).rows[0].count);
+  let seedSeconds: number | undefined;
+  if (live < mode.listings) {
+    const started = Date.now();
+    cli('seed', '--country', COUNTRY, '--count', String(mode.listings - live), '--seed', '1');
+    seedSeconds = (Date.now() - started) / 1000;
+  }
+  const key = cli('partner', 'create', `bench-${Date.now()}`, '--admin').trim().split('\n').pop()!;
+  // The compiled JavaScript that production runs (npm run build), not tsx.
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  const start = (script: string): ChildProcess => spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const api = start('dist/src/server.js');
+  const indexer = start('dist/indexer/main.js');
+  await waitReady(apiUrl('/readyz'));
+  await waitReady(`http://127.0.0.1:${INDEXER_PORT}/readyz`);
+  return {
+    env, cli, db, seedSeconds, api, indexer,
+    auth: { authorization: `Bearer ${key}` },
+    alias: `${mode.prefix}listings-${COUNTRY}`,
+    async stop() {
+      api.kill('SIGTERM');
+      indexer.kill('SIGTERM');
+      await db.end();
+    },
+  };
+}
+
+/** Searches and a listing built from rows that exist in the data set. */
+export async function benchRequests(db: pg.Pool) {
+  const sample = (await db.query(`select l.id, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, p.number
+    from listings l join listing_phones p on p.listing_id = l.id
+    where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id limit 200`, [COUNTRY])).rows;
+  const ids = sample.slice(0, 20).map((r) => r.id).join(',');
+  const s = sample[7]!;
+  const street = s.address.replace(/\s+\S+$/, '');
+  const nameWord = (sample.find((r) => /^[A-Za-zÄÖÜäöüß]{7,}$/.test(r.name.split(' ')[0] ?? ''))?.name.split(' ')[0] ?? 'Bäckerei') as string;
+  const typo = nameWord.slice(0, 3) + nameWord[4] + nameWord[3] + nameWord.slice(5); // one transposition
+  const searches: { name: string; query: ListingSearchQuery; path: string }[] = [
+    { name: 'filtered: ids (20)', query: { ids }, path: `ids=${ids}` },
+    { name: 'filtered: phone', query: { phone: s.number }, path: `phone=${encodeURIComponent(s.number)}` },
+    { name: 'filtered: address with wildcard', query: { street: `${street.slice(0, 5)}*`, place: s.place, postCode: s.zip }, path: `street=${encodeURIComponent(street.slice(0, 5))}*&place=${encodeURIComponent(s.place)}&postCode=${s.zip}` },
+    { name: `solr: what with a typo (${typo})`, query: { solr: true, what: typo }, path: `solr=true&what=${encodeURIComponent(typo)}` },
+    { name: 'solr: what + where', query: { solr: true, what: 'Restaurant', where: s.place }, path: `solr=true&what=Restaurant&where=${encodeURIComponent(s.place)}` },
+    { name: 'solr: what + lat/lon', query: { solr: true, what: 'Restaurant', lat: s.latitude, lon: s.longitude }, path: `solr=true&what=Restaurant&lat=${s.latitude}&lon=${s.longitude}` },
+  ];
+  const createBody = JSON.stringify({ name: 'Bench Café', address: 'Hauptstraße 1', zip: '10115', place: 'Berlin', latitude: 52.52, longitude: 13.4, categories: [{ id: 'amenity/cafe' }], phones: [{ type: 'landline', number: '+49301234567' }] });
+  return { listingId: s.id as number, searches, createBody };
+}
+
+/** The machine and versions line every section starts with. */
+export async function machineDescription(): Promise<string> {
+  const osVersion = (await fetch(OPENSEARCH).then((r) => r.json()) as { version: { number: string } }).version.number;
+  const pgVersion = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', 'show server_version']).toString().trim();
+  const redisVersion = execFileSync('redis-server', ['--version']).toString().split(' ')[2]?.replace('v=', '');
+  return `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version},
+OpenSearch ${osVersion} (minimal distribution, 512 MiB heap), PostgreSQL ${pgVersion}, Redis ${redisVersion}.`;
+}
+
+/** Replaces the `## <title>…` section of bench/RESULTS.md (or adds it after the header), keeping the others. */
+export function writeResultsSection(title: string, section: string) {
+  const file = 'bench/RESULTS.md';
+  const previous = (() => { try { return readFileSync(file, 'utf8'); } catch { return '# Benchmark results\n\n'; } })();
+  const [header, ...sections] = previous.split(/^## /m);
+  const kept = sections.filter((s) => !s.startsWith(title)).map((s) => `## ${s}`);
+  const analysis = kept.filter((s) => s.startsWith('## Where'));
+  const others = kept.filter((s) => !s.startsWith('## Where'));
+  writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
+}
