@@ -18,10 +18,26 @@ interface Expected {
  * Sends `total` mixed writes (create, update, delete, claim, suppress) and retries each one until
  * it is acknowledged with 2xx (a 404 after a retried DELETE also counts: it was done). POSTs carry
  * an Idempotency-Key, so a retry after a lost answer never creates a second listing.
+ * `concurrency` clients write at once, each on listings of its own, so that every listing's
+ * writes stay in order and the expected state is exact; `onProgress` sees the total so far.
  */
 export async function writeStream(opts: {
-  baseUrl: () => string; auth: Record<string, string>; total: number; country: string;
+  baseUrl: () => string; auth: Record<string, string>; total: number; country: string; concurrency?: number;
   onProgress?: (done: number) => Promise<void> | void;
+}) {
+  const concurrency = opts.concurrency ?? 4;
+  let done = 0;
+  const clients = await Promise.all(Array.from({ length: concurrency }, (_, c) =>
+    clientStream({ ...opts, total: Math.floor(opts.total / concurrency) + (c < opts.total % concurrency ? 1 : 0), onWrite: () => opts.onProgress?.(++done) })));
+  return {
+    expected: new Map(clients.flatMap((c) => [...c.expected])),
+    retries: clients.reduce((n, c) => n + c.retries, 0),
+  };
+}
+
+async function clientStream(opts: {
+  baseUrl: () => string; auth: Record<string, string>; total: number; country: string;
+  onWrite: () => Promise<void> | void;
 }) {
   const expected = new Map<string, Expected>();
   const live = () => [...expected.entries()].filter(([, e]) => !e.deleted).map(([id]) => id);
@@ -66,7 +82,7 @@ export async function writeStream(opts: {
       await send('DELETE', `/${id}`);
       expected.get(id)!.deleted = true;
     }
-    await opts.onProgress?.(i + 1);
+    await opts.onWrite();
   }
   return { expected, retries };
 }

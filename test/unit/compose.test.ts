@@ -18,7 +18,17 @@ t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API a
   t.ok(pinned, 'stack.env pins the version both use');
   for (const name of ['postgres', 'redis', 'opensearch', 'api', 'indexer']) t.ok(compose.services[name]!.healthcheck, `${name} has a health check`);
   t.ok('postgres-data' in compose.volumes && 'opensearch-data' in compose.volumes, 'data lives in volumes');
-  t.same(compose.services.migrate!.command, ['npx', 'tsx', 'src/cli.ts', 'setup']);
+  t.same(compose.services.migrate!.command, ['node', 'dist/src/cli.js', 'setup']);
+  // The images run the compiled build: each command names the output of a source that exists
+  // and that tsconfig.build.json compiles.
+  const built = (JSON.parse(read('tsconfig.build.json')) as { include: string[] }).include;
+  for (const name of ['migrate', 'api', 'indexer']) {
+    const [runtime, script] = compose.services[name]!.command!;
+    const source = script!.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+    t.equal(runtime, 'node', `${name} runs node`);
+    t.doesNotThrow(() => read(source), `${name}: ${script} is built from ${source}`);
+    t.ok(built.includes(source.split('/')[0]!), `${name}: ${source} is in the build`);
+  }
 });
 
 t.test('the environment of every app service is valid configuration', async (t) => {
@@ -32,8 +42,10 @@ t.test('the environment of every app service is valid configuration', async (t) 
   t.equal(compose.services.api!.environment!.HOST, '0.0.0.0', 'the API listens beyond the container loopback');
 });
 
-t.test('the Dockerfile is multi-stage and runs as non-root', async (t) => {
+t.test('the Dockerfile is multi-stage, builds, ships the data files and runs as non-root', async (t) => {
   const dockerfile = read('Dockerfile');
   t.ok((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'multi-stage');
+  t.match(dockerfile, /^RUN npm run build$/m);
+  for (const data of ['mappings/*.json', 'drizzle', 'data']) t.match(dockerfile, new RegExp(`^COPY ${data.replace('*', '\\*').replace('.', '\\.')} `, 'm'), `ships ${data}`);
   t.match(dockerfile, /^USER node$/m);
 });
