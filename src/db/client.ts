@@ -18,7 +18,9 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function createDatabase(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // No JIT: our queries are short, and PostgreSQL compiled the listing read (cost inflated by its
+  // correlated subqueries) for about a second per call; measured, see listings-repository.ts.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });
