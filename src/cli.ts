@@ -26,7 +26,8 @@ const program = new Command('cli').description('Operations of the listings direc
 
 /** Runs `work` with a database connection and closes it afterwards. */
 async function withDatabase<T>(work: (db: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> {
-  const database = createDatabase(config.DATABASE_URL, 2);
+  // Four: a reindex keeps three pages in flight beside the query that pages through the ids.
+  const database = createDatabase(config.DATABASE_URL, 4);
   try {
     return await work(database);
   } finally {
