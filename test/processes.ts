@@ -10,14 +10,21 @@ export interface Proc {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs a TypeScript entry point (src/server.ts, indexer/main.ts) with the test environment plus `env`. */
-export function startProcess(script: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: 'ignore' });
+/**
+ * Runs a TypeScript entry point (src/server.ts, indexer/main.ts) with the test environment plus
+ * `env`; `nodeArgs` go before the script, `ipc` opens a message channel to it.
+ */
+export function startProcess(script: string, env: Record<string, string>, opts: { nodeArgs?: string[]; ipc?: boolean } = {}): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), script], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: opts.ipc ? ['ignore', 'ignore', 'ignore', 'ipc'] : 'ignore',
+  });
   return {
     child,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
+      if (child.connected) child.disconnect(); // an open channel would keep it alive after closing
       child.kill(signal);
       const [code] = await exited;
       return code as number | null;
