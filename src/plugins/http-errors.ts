@@ -21,10 +21,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   socket.destroy(err);
 }
 
-/** Fastify's `frameworkErrors`: the router's own refusals, sent through the normal error handler. */
+/** Fastify's `frameworkErrors`: the router's own refusals, sent through the one error handler. */
 export function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const appError = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
-    : new AppError('validation', 'the URL is not valid percent-encoding');
-  reply.status(appError.statusCode).send({ type: appError.type, message: appError.message, details: appError.details });
+  reply.send(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
+    : err.code === 'FST_ERR_BAD_URL' ? new AppError('validation', 'the URL is not valid percent-encoding')
+      : err);
 }
