@@ -21,9 +21,18 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   socket.destroy(err);
 }
 
-/** Fastify's `frameworkErrors`: the router's own refusals, sent through the one error handler. */
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals. This reply does not pass through the
+ * error handler (it answers Fastify's default body), so the Error object is sent here; any other
+ * code goes on as the error it is.
+ */
 export function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  reply.send(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
+  const appError = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
     : err.code === 'FST_ERR_BAD_URL' ? new AppError('validation', 'the URL is not valid percent-encoding')
-      : err);
+      : undefined;
+  if (!appError) {
+    reply.send(err);
+    return;
+  }
+  reply.status(appError.statusCode).send({ type: appError.type, message: appError.message, details: appError.details });
 }
