@@ -34,6 +34,11 @@ export class AppError extends Error {
   get statusCode(): number {
     return STATUS_OF[this.type];
   }
+
+  /** The Error object every non-2xx answer carries (CONTRACT section 11). */
+  toBody(): { type: ErrorType; message: string; details: string[] } {
+    return { type: this.type, message: this.message, details: this.details };
+  }
 }
 
 export const validationError = (details: string[]) =>

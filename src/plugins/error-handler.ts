@@ -21,7 +21,7 @@ function isDependencyDown(err: unknown): boolean {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).send({ type: err.type, message: err.message, details: err.details });
+      return reply.status(err.statusCode).send(err.toBody());
     }
     if (err.validation) {
       const details = formatValidationErrors(err.validation, err.validationContext ?? 'request');

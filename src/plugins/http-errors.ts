@@ -4,18 +4,18 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorType } from '../errors.js';
-
-const body = (type: ErrorType, message: string) => JSON.stringify({ type, message, details: [] });
+import { AppError } from '../errors.js';
 
 /** Fastify's `clientErrorHandler`: the socket is all there is, so the answer is written by hand. */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, text] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, body('request_timeout', 'the request took too long to arrive')]
-    : err.code === 'HPE_HEADER_OVERFLOW' ? [431, body('headers_too_large', 'the request line and headers exceed 16 KiB')]
-      : [400, body('validation', 'malformed HTTP request')];
+  const error = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new AppError('request_timeout', 'the request took too long to arrive')
+    : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError('headers_too_large', 'the request line and headers exceed 16 KiB')
+      : new AppError('validation', 'malformed HTTP request');
   if (socket.writable) {
+    const text = JSON.stringify(error.toBody());
+    const status = error.statusCode;
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
   }
   socket.destroy(err);
@@ -34,5 +34,5 @@ export function answerFrameworkError(err: FastifyError, _request: FastifyRequest
     reply.send(err);
     return;
   }
-  reply.status(appError.statusCode).send({ type: appError.type, message: appError.message, details: appError.details });
+  reply.status(appError.statusCode).send(appError.toBody());
 }
