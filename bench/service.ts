@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { processNodeFlags } from '../src/project-paths.js';
 import type { ListingSearchQuery } from '../src/search/search-params.js';
 
 export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
@@ -91,9 +92,9 @@ export async function startBenchService(mode: Mode) {
     seedSeconds = (Date.now() - started) / 1000;
   }
   const key = cli('partner', 'create', `bench-${Date.now()}`, '--admin').trim().split('\n').pop()!;
-  // The compiled JavaScript that production runs (npm run build), not tsx.
+  // The compiled JavaScript that production runs (npm run build), not tsx, with its V8 flags.
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const start = (script: string): ChildProcess => spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const start = (script: string): ChildProcess => spawn(process.execPath, [...processNodeFlags(), script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const api = start('dist/src/server.js');
   const indexer = start('dist/indexer/main.js');
   await waitReady(apiUrl('/readyz'));

@@ -10,11 +10,12 @@ npx tsx src/cli.ts setup
 npx tsx src/cli.ts sample
 
 # Compiled JavaScript, as in production; node directly (not npm), so that the pids below are the
-# processes that receive our signals.
+# processes that receive our signals. Their V8 flags (heap cap) come from package.json.
 npm run --silent build
-node dist/indexer/main.js &
+read -r -a node_flags <<< "$(node -p "require('./package.json').config.node_flags")"
+node "${node_flags[@]}" dist/indexer/main.js &
 indexer=$!
-node dist/src/server.js &
+node "${node_flags[@]}" dist/src/server.js &
 api=$!
 stop() { kill -TERM "$api" "$indexer" 2>/dev/null || true; wait "$api" "$indexer" 2>/dev/null || true; }
 trap 'stop; exit 0' INT TERM

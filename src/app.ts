@@ -10,6 +10,7 @@ import { installCountryAuth } from './plugins/auth.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from './plugins/http-errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installRateLimit } from './plugins/rate-limit.js';
@@ -52,6 +53,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
+  installLargeBodyGate(app, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY });
   installErrorHandler(app);
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests

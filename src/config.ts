@@ -22,6 +22,8 @@ export const ConfigSchema = Type.Object({
   PUBLIC_MEDIA_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:3000' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
+  LARGE_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024, description: 'Bodies above this size are read a few at a time' }),
+  LARGE_BODY_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Large bodies read and parsed at once' }),
   MEDIA_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local', description: 'Where image bytes are stored' }),
   MEDIA_DIR: Type.String({ minLength: 1, default: '.media', description: 'Directory of the local media driver' }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024, description: 'Largest decoded image' }),

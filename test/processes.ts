@@ -2,6 +2,7 @@
 // own: shutdown, fault injection and the HTTP fuzz run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { processNodeFlags } from '../src/project-paths.js';
 import { eventually } from './helper.js';
 
 export interface Proc {
@@ -12,10 +13,11 @@ export interface Proc {
 
 /**
  * Runs a TypeScript entry point (src/server.ts, indexer/main.ts) with the test environment plus
- * `env`; `nodeArgs` go before the script, `ipc` opens a message channel to it.
+ * `env` and production's V8 flags (heap cap); `nodeArgs` go before the script, `ipc` opens a
+ * message channel to it.
  */
 export function startProcess(script: string, env: Record<string, string>, opts: { nodeArgs?: string[]; ipc?: boolean } = {}): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), script], {
+  const child = spawn(process.execPath, [...processNodeFlags(), '--import', 'tsx', ...(opts.nodeArgs ?? []), script], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: opts.ipc ? ['ignore', 'ignore', 'ignore', 'ipc'] : 'ignore',
   });

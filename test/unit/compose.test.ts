@@ -4,6 +4,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigSchema, loadConfig } from '../../src/config.js';
+import { processNodeFlags } from '../../src/project-paths.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as {
@@ -23,12 +24,15 @@ t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API a
   // and that tsconfig.build.json compiles.
   const built = (JSON.parse(read('tsconfig.build.json')) as { include: string[] }).include;
   for (const name of ['migrate', 'api', 'indexer']) {
-    const [runtime, script] = compose.services[name]!.command!;
+    const [runtime, ...args] = compose.services[name]!.command!;
+    const script = args.find((arg) => !arg.startsWith('--'));
     const source = script!.replace(/^dist\//, '').replace(/\.js$/, '.ts');
     t.equal(runtime, 'node', `${name} runs node`);
     t.doesNotThrow(() => read(source), `${name}: ${script} is built from ${source}`);
     t.ok(built.includes(source.split('/')[0]!), `${name}: ${source} is in the build`);
   }
+  // The long-running processes get production's heap flags (package.json config.node_flags).
+  for (const name of ['api', 'indexer']) t.same(compose.services[name]!.command!.slice(1, -1), processNodeFlags(), `${name} runs with the V8 flags`);
 });
 
 t.test('the environment of every app service is valid configuration', async (t) => {
@@ -48,4 +52,5 @@ t.test('the Dockerfile is multi-stage, builds, ships the data files and runs as 
   t.match(dockerfile, /^RUN npm run build$/m);
   for (const data of ['mappings/*.json', 'drizzle', 'data']) t.match(dockerfile, new RegExp(`^COPY ${data.replace('*', '\\*').replace('.', '\\.')} `, 'm'), `ships ${data}`);
   t.match(dockerfile, /^USER node$/m);
+  t.match(dockerfile, `\nCMD ${JSON.stringify(['node', ...processNodeFlags(), 'dist/src/server.js'])}`.replaceAll(',', ', '), 'the API runs with the V8 flags');
 });
