@@ -26,4 +26,4 @@ COPY data ./data
 USER node
 EXPOSE 3000 3001
 # The V8 flags are package.json config.node_flags (test/unit/compose.test.ts keeps them equal).
-CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=2", "dist/src/server.js"]
+CMD ["node", "--max-old-space-size=192", "dist/src/server.js"]

@@ -3,15 +3,21 @@
 //   npm run bench                1 000 000 listings
 // Starts its own API and indexer processes on a database and index prefix of their own, seeds
 // the data set if it is smaller than wanted, and writes bench/RESULTS.md.
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { finished } from 'node:stream/promises';
 import { Client } from '@opensearch-project/opensearch';
 import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
 import { buildSolrQuery } from '../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
 import { fold } from '../src/search/fold.js';
 import {
-  apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, FULL, load as loadFor, machineDescription, memoryMb, OPENSEARCH, QUICK,
-  sleep, startBenchService, writeResultsSection, type Measured,
+  apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, memoryMb, OPENSEARCH, QUICK,
+  sleep, startBenchService, withCpu, writeResultsSection, type CpuShare, type Measured,
 } from './service.js';
 
 const quick = process.argv.includes('--quick');
@@ -22,19 +28,39 @@ const service = await startBenchService(mode);
 const { auth, alias, cli, seedSeconds, api, indexer } = service;
 const { listingId, searches, createBody } = await benchRequests(service.db);
 
+// The floor of one Node HTTP hop (bench/node-hop.ts), measured beside the API and raw OpenSearch.
+const HOP_PORT = 3102;
+const hop = spawn(process.execPath, ['--import', 'tsx', 'bench/node-hop.ts'], { env: { ...process.env, PORT: String(HOP_PORT), OPENSEARCH_URL: OPENSEARCH }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+await once(hop, 'message');
+const pids = await enginePids();
+
 const rows: string[] = [];
+const cpuRows: string[] = [];
+const us = (run: CpuShare, name: string) => (run.perRequestUs[name] ?? 0).toFixed(0);
+const totalUs = (run: CpuShare) => Object.values(run.perRequestUs).reduce((a, b) => a + b, 0);
+/** Where each request's CPU went, in the API run and in the raw run, and the Node hop's figures. */
+const cpuRow = (name: string, apiRun: Measured & CpuShare, rawRun: Measured & CpuShare, hopRun: Measured) => cpuRows.push(
+  `| ${name} | ${us(rawRun, 'opensearch')} + ${us(rawRun, 'load generator')} = ${totalUs(rawRun).toFixed(0)} | ${(rawRun.machineBusy * 100).toFixed(0)} % `
+  + `| ${us(apiRun, 'opensearch')} + ${us(apiRun, 'api')} + ${us(apiRun, 'redis')} + ${us(apiRun, 'load generator')} = ${totalUs(apiRun).toFixed(0)} | ${(apiRun.machineBusy * 100).toFixed(0)} % `
+  + `| ${(totalUs(rawRun) / totalUs(apiRun)).toFixed(2)} | ${(apiRun.rps / rawRun.rps).toFixed(2)} | ${hopRun.rps.toFixed(0)} | ${(hopRun.rps / rawRun.rps).toFixed(2)} |`);
 const row = (name: string, a: Measured, raw?: Measured) => rows.push(`| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`);
 
 const rawBody = (params: ListingSearch) => JSON.stringify(params.kind === 'solr' ? buildSolrQuery(params) : buildFilteredQuery(params));
 row('GET listing by id', await load({ url: apiUrl(`/${country}/listings/${listingId}`), headers: auth }));
+/** One search three ways: through the API, raw on OpenSearch, and through the bare Node hop. */
+async function compare(name: string, apiPath: string, index: string, body: string) {
+  const apiRun = await withCpu({ api: api.pid!, opensearch: pids.opensearch, redis: pids.redis }, () => load({ url: apiUrl(apiPath), headers: auth }));
+  const rawRun = await withCpu({ opensearch: pids.opensearch }, () => load({ url: `${OPENSEARCH}/${index}/_search`, method: 'POST', body }));
+  const hopRun = await load({ url: `http://127.0.0.1:${HOP_PORT}/${index}/_search`, method: 'POST', body });
+  row(name, apiRun, rawRun);
+  cpuRow(name, apiRun, rawRun, hopRun);
+}
 for (const scenario of searches) {
-  const apiRun = await load({ url: apiUrl(`/${country}/listings?${scenario.path}`), headers: auth });
-  const rawRun = await load({ url: `${OPENSEARCH}/${alias}/_search`, method: 'POST', body: rawBody(parseListingSearch(scenario.query)) });
-  row(scenario.name, apiRun, rawRun);
+  await compare(scenario.name, `/${country}/listings?${scenario.path}`, alias, rawBody(parseListingSearch(scenario.query)));
 }
 const categoryBody = JSON.stringify({ query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { name_fold: { value: `*${fold('restaurant')}*` } } }] } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10000, _source: ['id', 'name'], track_total_hits: true });
-row('categories: *restaurant*', await load({ url: apiUrl(`/${country}/categories?name=*restaurant*`), headers: auth }),
-  await load({ url: `${OPENSEARCH}/${mode.prefix}categories/_search`, method: 'POST', body: categoryBody }));
+await compare('categories: *restaurant*', `/${country}/categories?name=*restaurant*`, `${mode.prefix}categories`, categoryBody);
+hop.kill();
 row('POST create listing', await load({ url: apiUrl(`/${country}/listings`), method: 'POST', body: createBody, headers: auth }));
 
 // Write-to-searchable lag at a steady 200 writes/s for 10 s: each write's time from its 201 to
@@ -77,31 +103,46 @@ const reindexOut = cli('reindex', country);
 const [, reindexed, reindexTime] = /reindexed (\d+) listings .* in ([\d.]+) s/.exec(reindexOut)!;
 const indexed = Number(reindexed);
 const reindexSeconds = Number(reindexTime);
-const rawLimit = Math.min(indexed, 200_000);
-const docs: unknown[] = [];
+// The raw side bulks every document the reindex wrote. They are exported first to an NDJSON file
+// (not timed), then read from it and bulked 2 000 at a time into a fresh index with the same
+// definition, timed like the reindex: creating the index, loading it, and the final refresh.
+const exportFile = join(tmpdir(), `${mode.prefix}rawbulk-${process.pid}.ndjson`);
+const exportStream = createWriteStream(exportFile);
+let exported = 0;
 let after: unknown[] | undefined;
-while (docs.length < rawLimit) {
+for (;;) {
   const res = await os_.search({ index: alias, body: { size: 5000, sort: [{ lid: 'asc' }], ...(after ? { search_after: after as number[] } : {}) } });
   const hits = res.body.hits.hits as unknown as { _id: string; _source: unknown; sort: unknown[] }[];
   if (!hits.length) break;
-  for (const h of hits) docs.push({ index: { _index: 'REPLACE', _id: h._id } }, h._source);
+  const lines = hits.map((h) => `${JSON.stringify({ index: { _id: h._id } })}\n${JSON.stringify(h._source)}\n`).join('');
+  if (!exportStream.write(lines)) await once(exportStream, 'drain');
+  exported += hits.length;
   after = hits[hits.length - 1]!.sort;
 }
+exportStream.end();
+await finished(exportStream);
 const rawIndex = `${mode.prefix}rawbulk-${Date.now()}`;
 const definition = JSON.parse(readFileSync('mappings/listings.json', 'utf8'));
-// Timed like the reindex: creating the index, loading it, and the final refresh.
 const rawStarted = Date.now();
 await os_.indices.create({ index: rawIndex, body: { ...definition, settings: { ...definition.settings, refresh_interval: '-1' } } });
 await os_.cluster.health({ index: rawIndex, wait_for_status: 'yellow', timeout: '30s' });
-for (let i = 0; i < docs.length; i += 2000) {
-  const body = docs.slice(i, i + 2000).map((d) => ((d as { index?: { _index: string } }).index ? { index: { ...(d as { index: object }).index, _index: rawIndex } } : d));
-  await os_.bulk({ body: body as never[] });
+let batch: string[] = [];
+const bulkBatch = async () => {
+  const res = await os_.bulk({ index: rawIndex, body: `${batch.join('\n')}\n` as never });
+  if (res.body.errors) throw new Error('raw bulk: some documents were refused');
+  batch = [];
+};
+for await (const line of createInterface({ input: createReadStream(exportFile) })) {
+  batch.push(line);
+  if (batch.length === 4000) await bulkBatch(); // 2 000 documents: action and source lines
 }
+if (batch.length) await bulkBatch();
 await os_.indices.refresh({ index: rawIndex });
 const rawSeconds = (Date.now() - rawStarted) / 1000;
 await os_.indices.delete({ index: rawIndex });
+rmSync(exportFile);
 const reindexRate = indexed / reindexSeconds;
-const rawRate = docs.length / 2 / rawSeconds;
+const rawRate = exported / rawSeconds;
 
 const apiRss = memoryMb(api.pid!).peak;
 const indexerRss = memoryMb(indexer.pid!).peak;
@@ -117,6 +158,15 @@ each search runs against the API and then the same OpenSearch query sent directl
 | Scenario | API req/s | API p50 | API p99 | raw req/s | raw p50 | raw p99 | API/raw | p99 − raw p99 | errors |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
+
+Where the CPU goes, in microseconds of CPU per request (user + system, all threads, from /proc), and how busy
+the whole machine was during the run. If both runs keep the machine busy, API/raw can be no better than
+raw CPU ÷ API-run CPU. The bare Node hop (\`bench/node-hop.ts\`: the request piped to OpenSearch and the answer
+piped back, nothing else) is the ceiling of any Node service in front of OpenSearch on this machine.
+
+| Scenario | raw: OpenSearch + load generator | machine busy | API run: OpenSearch + API + Redis + load generator | machine busy | raw CPU ÷ API-run CPU | API/raw measured | Node hop req/s | hop/raw |
+|---|---|---|---|---|---|---|---|---|
+${cpuRows.join('\n')}
 
 | Also measured | Result | Target |
 |---|---|---|

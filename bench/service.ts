@@ -45,6 +45,52 @@ export function memoryMb(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString());
+
+/** CPU time (user + system, all threads) a process has used so far, in seconds, from the kernel. */
+export function cpuSeconds(pid: number): number {
+  // /proc/<pid>/stat: "pid (name) state ..."; utime and stime are fields 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/** Busy and total CPU time of the whole machine so far, in seconds (every process, every core). */
+function machineCpuSeconds(): { busy: number; total: number } {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  const idle = ticks[3]! + ticks[4]!; // idle + iowait
+  return { busy: (total - idle) / clockTicks, total: total / clockTicks };
+}
+
+export interface CpuShare {
+  /** CPU microseconds per answered request, per process, plus `load generator` (this process). */
+  perRequestUs: Record<string, number>;
+  /** Share of the machine's CPU time that was busy during the run (every process). */
+  machineBusy: number;
+}
+
+/** Runs `run` and reports the CPU each of `pids` and the load generator spent per request. */
+export async function withCpu(pids: Record<string, number>, run: () => Promise<Measured>): Promise<Measured & CpuShare> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const ownBefore = process.cpuUsage();
+  const machineBefore = machineCpuSeconds();
+  const measured = await run();
+  const machineAfter = machineCpuSeconds();
+  const own = process.cpuUsage(ownBefore);
+  const perRequestUs: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) perRequestUs[name] = ((cpuSeconds(pid) - before[name]!) * 1e6) / measured.requests;
+  perRequestUs['load generator'] = (own.user + own.system) / measured.requests;
+  const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+  return { ...measured, perRequestUs, machineBusy };
+}
+
+/** The pids of the OpenSearch node and the Redis server the benchmark talks to. */
+export async function enginePids(): Promise<{ opensearch: number; redis: number }> {
+  const nodes = await fetch(`${OPENSEARCH}/_nodes/_local/process`).then((r) => r.json()) as { nodes: Record<string, { process: { id: number } }> };
+  const redisInfo = execFileSync('redis-cli', ['info', 'server']).toString();
+  return { opensearch: Object.values(nodes.nodes)[0]!.process.id, redis: Number(/process_id:(\d+)/.exec(redisInfo)![1]) };
+}
+
 async function waitReady(url: string) {
   for (let i = 0; i < 120; i++) {
     if (await fetch(url).then((r) => r.ok, () => false)) return;
