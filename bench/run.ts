@@ -16,9 +16,10 @@ import { buildSolrQuery } from '../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
 import { fold } from '../src/search/fold.js';
 import {
-  apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, memoryMb, OPENSEARCH, QUICK,
+  apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, OPENSEARCH, QUICK,
   sleep, startBenchService, withCpu, writeResultsSection, type CpuShare, type Measured,
 } from './service.js';
+import { memoryMb } from './proc.js';
 
 const quick = process.argv.includes('--quick');
 const mode = quick ? QUICK : FULL;

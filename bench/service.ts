@@ -7,6 +7,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { processNodeFlags } from '../src/project-paths.js';
+import { cpuSeconds, machineCpuSeconds } from './proc.js';
 import type { ListingSearchQuery } from '../src/search/search-params.js';
 
 export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
@@ -37,30 +38,6 @@ export function benchEnv(mode: Mode): NodeJS.ProcessEnv {
 
 export const cliIn = (env: NodeJS.ProcessEnv) => (...args: string[]) =>
   execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-
-/** Resident set size of a process now and its high-water mark, in MB, from the kernel. */
-export function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString());
-
-/** CPU time (user + system, all threads) a process has used so far, in seconds, from the kernel. */
-export function cpuSeconds(pid: number): number {
-  // /proc/<pid>/stat: "pid (name) state ..."; utime and stime are fields 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-}
-
-/** Busy and total CPU time of the whole machine so far, in seconds (every process, every core). */
-function machineCpuSeconds(): { busy: number; total: number } {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
-  const total = ticks.reduce((a, b) => a + b, 0);
-  const idle = ticks[3]! + ticks[4]!; // idle + iowait
-  return { busy: (total - idle) / clockTicks, total: total / clockTicks };
-}
 
 export interface CpuShare {
   /** CPU microseconds per answered request, per process, plus `load generator` (this process). */

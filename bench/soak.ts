@@ -4,7 +4,8 @@
 // bench/RESULTS.md.
 //   npm run bench:soak                  10 minutes
 //   npm run bench:soak -- --minutes 2   a shorter look
-import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, memoryMb, sleep, startBenchService, writeResultsSection, type Request } from './service.js';
+import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, sleep, startBenchService, writeResultsSection, type Request } from './service.js';
+import { memoryMb } from './proc.js';
 
 const minutesArg = process.argv.indexOf('--minutes');
 const MINUTES = minutesArg > 0 ? Number(process.argv[minutesArg + 1]) : 10;

@@ -67,5 +67,9 @@ export async function seedListings(opts: SeedOptions): Promise<number> {
     done += batch.length;
     opts.onProgress?.(done);
   }
+  // Fresh planner statistics: after a bulk load they still describe the empty tables (and where
+  // autovacuum is off nothing else updates them). Without them the reindex's page query sorted
+  // the whole table for every page: 250 ms a page at 1 000 000 listings instead of 1 ms.
+  await pool.query('analyze listings, listing_categories, listing_phones, reviews');
   return done;
 }

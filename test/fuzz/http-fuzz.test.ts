@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { memoryMb } from '../../bench/proc.js';
 import { build, listingInput, runId } from '../helper.js';
 import { startProcess, waitHealthy } from '../processes.js';
 import { fuzzRequests, type FuzzRequest, type OpenApiDocument } from './openapi-requests.js';
@@ -55,7 +56,7 @@ const arbitrary = fuzzRequests(doc, {
 });
 
 /** Resident memory of the API process, from the kernel. */
-const rssBytes = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))![1]) * 1024;
+const rssBytes = () => memoryMb(api.child.pid!).rss * 1024 * 1024;
 
 /** The API's heap in use right after a full garbage collection (see memory-probe.mjs). */
 async function heapAfterGc(): Promise<number> {

@@ -3,7 +3,7 @@
 // lives on (README, "Memory").
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { memoryMb } from '../../bench/proc.js';
 import { build, listingInput } from '../helper.js';
 import { startProcess, waitHealthy } from '../processes.js';
 
@@ -25,16 +25,9 @@ await waitHealthy(`${baseUrl}/healthz`);
 const base64 = randomBytes(6_000_000).toString('base64');
 const body = JSON.stringify({ type: 'photo', caption: 'large', base64 });
 
-/** The API's resident memory now and its peak so far, in MB, from the kernel. */
-function memoryMb() {
-  const status = readFileSync(`/proc/${api.child.pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
-
 t.test(`${BURST} concurrent 8 MiB bodies are all answered and the API stays up`, async (t) => {
   t.ok(body.length > 7_900_000 && body.length < 8 * 1024 * 1024, `body of ${body.length} bytes`);
-  const before = memoryMb().rss;
+  const before = memoryMb(api.child.pid!).rss;
   const answers = await Promise.all(Array.from({ length: BURST }, async () => {
     const res = await fetch(`${baseUrl}/de/listings/${listingId}/images`, {
       method: 'POST', body, headers: { ...own.auth, 'content-type': 'application/json' }, signal: AbortSignal.timeout(60_000),
@@ -43,7 +36,7 @@ t.test(`${BURST} concurrent 8 MiB bodies are all answered and the API stays up`,
   }));
   t.same(answers.filter((a) => a.status !== 413 || a.type !== 'payload_too_large'), [], 'each one answered 413 payload_too_large');
   // Read two at a time, the burst took about 90 MB more; unbounded, 270 to 340 MB.
-  const growth = memoryMb().peak - before;
+  const growth = memoryMb(api.child.pid!).peak - before;
   t.ok(growth < 150, `memory grew by ${growth.toFixed(0)} MB, bounded by the bodies read at once`);
   t.equal(api.child.exitCode, null, 'the process is alive');
   t.equal((await fetch(`${baseUrl}/healthz`)).status, 200, 'and healthy');
