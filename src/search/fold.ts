@@ -28,10 +28,26 @@ function german2(word: string): string {
   return out;
 }
 
-export function fold(text: string): string {
-  const lower = german2(text.toLowerCase());
+/** Lower case without diacritics, letters NFKD keeps whole mapped to their base, spaces collapsed. */
+function plain(lower: string): string {
   const stripped = lower.normalize('NFKD').replace(/\p{M}/gu, '');
   let out = '';
   for (const ch of stripped) out += SPECIAL_LETTERS[ch] ?? ch;
   return out.replace(/\s+/g, ' ').trim();
+}
+
+export function fold(text: string): string {
+  return plain(german2(text.toLowerCase()));
+}
+
+const UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue' };
+
+/**
+ * The letters as typed, umlauts written out ("Müller" → "mueller", "Soest" stays "soest"). The
+ * typo forms use it beside `fold`: German2 removes the "e" of "oe", "ue" and "ae", so a typo that
+ * makes or breaks such a pair ("Hmoe" for "Home", "Msueum" for "Museum") would otherwise count
+ * as two edits instead of one.
+ */
+export function foldSpelledOut(text: string): string {
+  return plain(text.toLowerCase().normalize('NFC').replace(/[äöü]/g, (c) => UMLAUTS[c]!));
 }
