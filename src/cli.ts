@@ -8,12 +8,12 @@ import { importCategories } from './categories/categories-import.js';
 import { loadConfig, publicUrls } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
 import { outbox } from './db/schema.js';
-import { dropListingsIndices, ensureListingsIndices } from './indexing/index-setup.js';
+import { dropListingsIndices, ensureListingsIndices, listingsIndicesToRebuild } from './indexing/index-setup.js';
 import { createListingSync } from './indexing/listing-sync.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createIndexQueue } from './indexing/queue.js';
 import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
-import { reindexCountry } from './indexing/reindex.js';
+import { countLiveListings, reindexCountry } from './indexing/reindex.js';
 import { createListingsService } from './listings/listings-service.js';
 import { createLogger } from './logger.js';
 import { createPartnersService } from './partners/partners-service.js';
@@ -51,14 +51,19 @@ program.command('indices').description('create missing indices and aliases')
   await client.close();
 });
 
-program.command('setup').description('migrate, create missing indices and import categories (idempotent)')
+program.command('setup').description('migrate, create missing indices, import categories, rebuild outdated or emptied indices (idempotent)')
   .action(() => withDatabase(async ({ db }) => {
     await runMigrations(db);
     const client = createOpenSearchClient(config.OPENSEARCH_URL);
     const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
     const count = await importCategories({ db, opensearch: client, names: indexNames(config.INDEX_PREFIX) }, config.countries);
-    await client.close();
     console.error(`migrated; ${created.length ? `created ${created.join(', ')}` : 'indices exist'}; ${count} categories imported`);
+    for (const { country: cc, reason } of await listingsIndicesToRebuild(client, config.INDEX_PREFIX, config.countries, (c) => countLiveListings(db, c))) {
+      console.error(`rebuilding the index of ${cc}: it ${reason}`);
+      const result = await reindexWithProgress(db, client, cc);
+      console.error(`rebuilt ${result.index} with ${result.documents} listings`);
+    }
+    await client.close();
   }));
 
 const categories = program.command('categories').description('category taxonomy');

@@ -1,9 +1,17 @@
 // Builds the OpenSearch document of a listing: pure, so that the whole document is tested against
 // a fixture. Searchable fields are folded here with the same `fold` the queries use.
 import { fold } from '../search/fold.js';
+import { indexedForms } from '../search/typo-variants.js';
+import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../search/words.js';
 import { toListing, type Listing, type PublicUrls } from '../listings/listing-view.js';
 import type { ListingRecord } from '../listings/listings-repository.js';
 import { splitAddress } from './split-address.js';
+
+/**
+ * The version of what this module writes. Raise it when a field's content changes (not only its
+ * mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
+ */
+export const DOCUMENT_FORMAT = 4;
 
 export interface ListingDocumentInput {
   listing: Listing;
@@ -21,17 +29,40 @@ export function documentId(country: string, listingId: number | string): string 
   return `${country}:${listingId}`;
 }
 
+/**
+ * The words of the name, the categories and keywords (`tags`) and the place, with their typo
+ * forms (src/search/typo-variants.ts): what the Solr-mode query looks up.
+ */
+export function searchableWords(listing: Pick<Listing, 'name' | 'categories' | 'keywords' | 'place'>) {
+  const spellings = (text: string) => writtenWords(text).flatMap(wordSpellings);
+  const name = indexedForms([...spellings(listing.name), ...joinedCompounds(listing.name)]);
+  const tags = indexedForms([...listing.categories.map((c) => c.name), ...listing.keywords].flatMap(spellings), { twoEdits: false });
+  const place = indexedForms(spellings(listing.place));
+  return {
+    name_key: nameKey(listing.name),
+    // A keyword, not a number: a term look-up on candidates is cheaper than a point query.
+    name_word_count: String(searchWords(listing.name).length),
+    name_words: name.words, name_del1: name.del1, name_del2: name.del2,
+    tags_words: tags.words, tags_del1: tags.del1,
+    place_words: place.words, place_del1: place.del1, place_del2: place.del2,
+  };
+}
+
 export function buildListingDocument(input: ListingDocumentInput) {
   const { listing } = input;
   const { street, number } = splitAddress(listing.address);
   const categoryNames = listing.categories.map((c) => c.name);
+  const loc = listing.latitude === null || listing.longitude === null ? null : `${listing.latitude},${listing.longitude}`;
+  const rating = input.rating ? Math.round(input.rating.mean * 10) / 10 : null;
+  const id = documentId(listing.country_code, listing.id);
   const { contact: _contact, ...shown } = listing; // filtered search shows the Listing without contact
   return {
-    id: documentId(listing.country_code, listing.id),
+    id,
     lid: Number(listing.id),
     cc: listing.country_code,
     name: listing.name,
     name_fold: fold(listing.name),
+    ...searchableWords(listing),
     categories: categoryNames,
     categories_fold: categoryNames.map(fold),
     category_ids: listing.categories.map((c) => c.id),
@@ -43,9 +74,9 @@ export function buildListingDocument(input: ListingDocumentInput) {
     place: listing.place,
     place_fold: fold(listing.place),
     phones: listing.phones.map((p) => p.number),
-    loc: listing.latitude === null || listing.longitude === null ? null : `${listing.latitude},${listing.longitude}`,
+    loc,
     partner: input.partnerName,
-    rating: input.rating ? Math.round(input.rating.mean * 10) / 10 : null,
+    rating,
     review_count: input.rating?.count ?? 0,
     boost: input.boost,
     active: listing.active,
@@ -53,6 +84,14 @@ export function buildListingDocument(input: ListingDocumentInput) {
     version: input.version,
     updated_at: input.updatedAt.toISOString(),
     listing: shown,
+    // The Solr-mode result, but for what the query adds (_dist_, _distboost_, score), as JSON in
+    // doc values: a search reads it for its 50 hits without loading and filtering their _source,
+    // which cost OpenSearch several times the search itself (docs/search.md).
+    result_view: JSON.stringify({
+      id, lid: Number(listing.id), cc: listing.country_code, name: listing.name, street: listing.address, zip: listing.zip,
+      place: listing.place, partner: input.partnerName, ...(loc ? { loc } : {}), ...(rating !== null ? { rating } : {}),
+      categories: categoryNames, boost: input.boost, _version_: input.version,
+    }),
   };
 }
 

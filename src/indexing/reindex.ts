@@ -4,6 +4,7 @@
 import { and, asc, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { listingsIndexDefinition, type IndexNames } from '../../mappings/index.js';
+import { listingsIndexBody } from './index-setup.js';
 import type { Db } from '../db/client.js';
 import { listings, outbox } from '../db/schema.js';
 import type { PublicUrls } from '../listings/listing-view.js';
@@ -79,7 +80,7 @@ export async function reindexCountry(
   // No refreshes while loading: fewer, larger segments; searches still read the old index.
   await opensearch.indices.create({
     index,
-    body: { ...listingsIndexDefinition, settings: { ...listingsIndexDefinition.settings, refresh_interval: '-1' } },
+    body: listingsIndexBody({ refresh_interval: '-1' }),
   });
   await opensearch.cluster.health({ index, wait_for_status: 'yellow', timeout: '30s' });
 
@@ -96,6 +97,10 @@ export async function reindexCountry(
   for (const page of inFlight) documents += await page;
   opts.onProgress?.(documents, total);
 
+  // One segment: a query looks its typo terms up once per segment, and a bulk load leaves dozens
+  // (at 1 000 000 listings, 35 segments cost queries about twice the CPU of one; docs/search.md).
+  // It takes about a minute per million listings; later writes add small segments that merge.
+  await opensearch.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
   await opensearch.indices.putSettings({ index, body: { index: { refresh_interval: listingsIndexDefinition.settings?.refresh_interval ?? '1s' } } });
   await opensearch.indices.refresh({ index });
 
