@@ -4,6 +4,7 @@ import { validationError } from '../errors.js';
 import { E164_PATTERN } from '../schemas/listing.js';
 import { SEARCH_DEFAULTS } from './query/defaults.js';
 import { parseMatchValue, type MatchValue } from './query/wildcard.js';
+import { searchWords } from './words.js';
 
 export interface ListingSearchQuery {
   solr?: boolean;
@@ -48,6 +49,10 @@ export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
     if (given('lat') !== given('lon')) errors.push('lat, lon: give both or neither');
     const blank = (name: 'what' | 'where' | 'category') => given(name) && !query[name]!.trim();
     for (const name of ['what', 'where', 'category'] as const) if (blank(name)) errors.push(`${name}: must not be empty`);
+    // Punctuation alone ("&", "-") is no word a listing could match.
+    for (const name of ['what', 'where'] as const) {
+      if (given(name) && !blank(name) && searchWords(query[name]!).length === 0) errors.push(`${name}: must contain a letter or digit`);
+    }
     if (!SOLR_PARAMS.some(given)) errors.push('solr: give at least one of what, where, category, or lat and lon');
     if (errors.length) throw validationError(errors);
     return {

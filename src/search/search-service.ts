@@ -1,12 +1,14 @@
 // Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
 // builders in query/; this module only does I/O, logging and mapping.
+import type { Static } from '@sinclair/typebox';
 import type { Logger } from 'pino';
+import type { SolrResultSchema } from '../schemas/search.js';
 import type { IndexNames } from '../../mappings/index.js';
 import { AppError } from '../errors.js';
 import type { Listing } from '../listings/listing-view.js';
 import type { OpenSearchClient } from './opensearch-client.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
-import { buildSolrQuery, distanceBoost, distanceSortIndex } from './query/solr-query.js';
+import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
 
 type ListingSummary = Omit<Listing, 'contact'>;
@@ -15,20 +17,11 @@ interface Hit<T> {
   _id: string;
   _score: number | null;
   _source: T;
+  fields?: Record<string, string[]>;
   sort?: unknown[];
 }
 
-interface SolrSource {
-  id: string; lid: number; cc: string; name: string; place: string; partner: string;
-  loc: string | null; rating: number | null; categories: string[]; boost: number; version: number;
-  listing: { address: string; zip: string };
-}
-
-export interface SolrResult {
-  id: string; lid: number; cc: string; name: string; street: string; zip: string; place: string; partner: string;
-  loc?: string; rating?: number; categories: string[]; boost: number; _version_: number;
-  _dist_?: number; _distboost_?: number; score: number;
-}
+export type SolrResult = Static<typeof SolrResultSchema>;
 
 export interface SearchPage<T> {
   numFound: number;
@@ -60,20 +53,13 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
-      const hits = await search<SolrSource>(country, 'solr', buildSolrQuery(params));
+      const hits = await search<never>(country, 'solr', buildSolrQuery(params));
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): SolrResult => {
-        const s = hit._source;
+        // The document's ready-made result (listing-document.ts), plus what this query adds.
+        const view = JSON.parse(hit.fields![SOLR_RESULT_FIELD]![0]!) as Omit<SolrResult, '_dist_' | '_distboost_' | 'score'>;
         const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
-        return {
-          id: s.id, lid: s.lid, cc: s.cc, name: s.name, street: s.listing.address, zip: s.listing.zip, place: s.place,
-          partner: s.partner,
-          ...(s.loc ? { loc: s.loc } : {}),
-          ...(s.rating !== null && s.rating !== undefined ? { rating: s.rating } : {}),
-          categories: s.categories, boost: s.boost, _version_: s.version,
-          ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}),
-          score: hit._score ?? 0,
-        };
+        return { ...view, ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 };
       });
       return { numFound: hits.total.value, numReturned: listings.length, listings };
     },

@@ -22,6 +22,45 @@ t.test('Solr queries', async (t) => {
   t.same(buildSolrQuery(solr({ category: 'Café', lat: 48.137, lon: 11.575 })), fixture('solr-centre-only'));
 });
 
+t.test('Solr queries of every relevance class (bench/relevance-queries.ts) against their fixtures', async (t) => {
+  const classes: [string, Parameters<typeof parseListingSearch>[0]][] = [
+    ['solr-exact-legal-form', { what: 'Steuerberatung Hirzzöttl & Partner GmbH & Co. KG' }],
+    ['solr-typo-first-letter', { what: 'Physiotherapie Qurnholzer' }],
+    ['solr-two-edits', { what: 'Gschinnwalnre' }],
+    ['solr-surname-alone', { what: 'Wurnholzer' }],
+    ['solr-what-where-typos', { what: 'Fahradladen Gschinnwallner', where: 'Müncen' }],
+    ['solr-name-centre', { what: 'Bäckerei Zwilling', lat: 48.137, lon: 11.575 }],
+  ];
+  for (const [name, query] of classes) t.same(buildSolrQuery(solr(query)), fixture(name), name);
+});
+
+t.test('capitals, transliteration and punctuation give the same query as the name', async (t) => {
+  const name = buildSolrQuery(solr({ what: 'Steuerberatung Hirzzöttl & Partner' }));
+  t.same(buildSolrQuery(solr({ what: 'STEUERBERATUNG HIRZZÖTTL & PARTNER' })), name, 'all capitals');
+  t.same(buildSolrQuery(solr({ what: 'Steuerberatung Hirzzoettl + Partner' })), name, 'oe for ö, + for &');
+  t.same(buildSolrQuery(solr({ what: 'Steuerberatung Hirzzöttl Partner' })), name, '& is no word');
+});
+
+t.test('every word is required but legal forms and connectors, which only add to the score', async (t) => {
+  const body = JSON.stringify(buildSolrQuery(solr({ what: 'Müller und Söhne GmbH & Co. KG' })));
+  const must = (JSON.parse(body).query.function_score.query.bool.must as unknown[]).map((c) => JSON.stringify(c));
+  t.equal(must.length, 2, 'müller and söhne');
+  t.ok(must[0]!.includes('"muller"') && must[1]!.includes('"sohne"'));
+  t.match(body, /"name_words":"gmbh"/, 'a matching legal form scores');
+});
+
+t.test('a query without what or where scores nothing and sorts by distance, then id', async (t) => {
+  const body = buildSolrQuery(solr({ category: 'Café', lat: 48.137, lon: 11.575 }));
+  t.same(Object.keys(body.query), ['bool']);
+  t.notOk('track_scores' in body);
+  t.same(body.sort[1], { lid: 'asc' });
+});
+
+t.test('hits are read from doc values, never from _source', async (t) => {
+  const body = buildSolrQuery(solr({ what: 'x' }));
+  t.same([body._source, body.stored_fields, body.docvalue_fields], [false, ['_none_'], ['result_view']]);
+});
+
 t.test('no user text reaches query_string or scripts', async (t) => {
   const body = JSON.stringify(buildSolrQuery(solr({ what: 'a:b OR (c) AND d~2 *', where: '"x" y', category: 'z', lat: 1, lon: 2 })));
   t.notMatch(body, /query_string|simple_query_string|script/);

@@ -8,12 +8,33 @@ export const SEARCH_DEFAULTS = {
   radiusKm: 20,
   /** `_distboost_ = 1 + weight × decay^(distance / scaleKm)`: 2.0 at the centre, 1.5 at 5 km, ~1.06 at 20 km. */
   distance: { scaleKm: 5, decay: 0.5, weight: 1 },
-  /** Typo tolerance: AUTO = 0 edits up to 2 characters, 1 up to 5, 2 from 6; the first letter must match. */
-  fuzzy: { fuzziness: 'AUTO', prefixLength: 1, maxExpansions: 50 },
-  /** Fields `what` matches, with their weights: names count more than categories and keywords. */
-  whatFields: ['name_fold^3', 'categories_fold^2', 'keywords_fold'],
-  /** Extra weight of exact (non-fuzzy) matches, so they rank above fuzzy ones. */
-  boosts: { exactName: 4, namePhrase: 2, allTermsExact: 2 },
+  /**
+   * Typo tolerance, at any position of a word (src/search/typo-variants.ts): one edit from words
+   * of `minOneEdit` letters (three-letter words: a dropped letter only), two edits in words of
+   * `minTwoEdits` letters or more.
+   */
+  typos: { minOneEdit: 4, minTwoEdits: 8 },
+  /**
+   * What a query word earns, by where it matched and how closely (constant scores, so that
+   * every matching listing costs the same to score). Names count more than categories and
+   * keywords (`tags`); an exact word more than a typo. The place (`where`) only orders
+   * listings of equal text by how well their place matched.
+   */
+  weights: {
+    name: { exact: 10, oneEdit: 6, twoEdits: 3 },
+    tags: { exact: 5, oneEdit: 3 },
+    place: { exact: 2, oneEdit: 1.2, twoEdits: 0.6 },
+    /** The whole name typed as it is (same words, same order): such a listing comes first. */
+    wholeName: 30,
+    /** The query's words in the name's order. */
+    namePhrase: 5,
+    /** An optional word of the query (a legal form, a connector) that the name has too. */
+    optionalWord: 2,
+    /** A name of as many words as the query: "Lotus" before "Lotus Café" for `what=Lotos`. */
+    sameWordCount: 3,
+  },
+  /** Fields a quoted phrase of `what` matches as written (folded). */
+  phraseFields: ['name_fold^3', 'categories_fold^2', 'keywords_fold'],
   /** Wildcard patterns are bounded so that no query can exhaust OpenSearch. */
   wildcard: { maxLength: 100, maxStars: 5 },
 } as const;

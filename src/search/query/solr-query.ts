@@ -2,55 +2,92 @@
 // score = text relevance × listing boost × _distboost_ (README "Ranking").
 import { fold } from '../fold.js';
 import type { ListingSearch } from '../search-params.js';
+import { queryForms, type QueryForms } from '../typo-variants.js';
+import { isOptionalWord, nameKey, searchWords, wordSpellings, writtenWords } from '../words.js';
 import { SEARCH_DEFAULTS } from './defaults.js';
 import { parseSolrText } from './solr-text.js';
 
 type Solr = Extract<ListingSearch, { kind: 'solr' }>;
 type Clause = Record<string, unknown>;
 
-const { fuzzy, whatFields, boosts, distance, radiusKm } = SEARCH_DEFAULTS;
+const { weights, phraseFields, distance, radiusKm } = SEARCH_DEFAULTS;
 
-export const SOLR_SOURCE_FIELDS = ['id', 'lid', 'cc', 'name', 'listing.address', 'listing.zip', 'place', 'partner', 'loc', 'rating', 'categories', 'boost', 'version'];
+/** The doc-values field that holds each listing's Solr-mode result (mappings/listings.json). */
+export const SOLR_RESULT_FIELD = 'result_view';
 
-/** Every term must match (a misspelt word is matched fuzzily, never skipped); phrases exactly. */
+/** The indexed word fields of one text (mappings/listings.json): `<field>_words`, `_del1`, `_del2`. */
+type WordField = 'name' | 'tags' | 'place';
+type Weights = { exact: number; oneEdit: number; twoEdits?: number };
+
+/** Matches with a fixed score: every listing that matches costs the same to score. */
+const scored = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
+
+/** One query word against one text field: exactly, one edit away, two edits away. */
+function wordMatches(field: WordField, forms: QueryForms, w: Weights): Clause[] {
+  return [
+    scored({ term: { [`${field}_words`]: forms.exact } }, w.exact),
+    ...(forms.del1 ? [scored({ terms: { [`${field}_del1`]: forms.del1 } }, w.oneEdit)] : []),
+    ...(forms.del2 && w.twoEdits !== undefined ? [scored({ terms: { [`${field}_del2`]: forms.del2 } }, w.twoEdits)] : []),
+  ];
+}
+
+/** A written word scores its best match, under any of its spellings, in the name or in the tags. */
+const whatWord = (written: string): Clause => ({
+  dis_max: {
+    queries: wordSpellings(written).map(queryForms).flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
+  },
+});
+
+/** The written words a query requires: connectors and legal forms only when there is nothing else. */
+function requiredWords(text: string): string[] {
+  const words = writtenWords(text).filter((word) => wordSpellings(word).length);
+  const required = words.filter((word) => !wordSpellings(word).some(isOptionalWord));
+  return required.length ? required : words;
+}
+
+/** Every required word must match, a misspelt one by its typo forms (never skipped); quoted phrases exactly. */
 function whatMust(what: string): Clause[] {
   const { phrases, terms } = parseSolrText(what);
   return [
-    ...terms.map((term) => ({
-      multi_match: {
-        query: fold(term), fields: whatFields, operator: 'and',
-        fuzziness: fuzzy.fuzziness, prefix_length: fuzzy.prefixLength, max_expansions: fuzzy.maxExpansions,
-      },
-    })),
-    ...phrases.map((phrase) => ({ multi_match: { query: fold(phrase), fields: whatFields, type: 'phrase' } })),
+    ...requiredWords(terms.join(' ')).map(whatWord),
+    ...phrases.map((phrase) => ({ multi_match: { query: fold(phrase), fields: phraseFields, type: 'phrase' } })),
   ];
 }
 
-/** Exact matches lift a listing above fuzzy ones. */
+/** The name typed whole, or its words in order, lift a listing above partial matches; so do legal forms that match. */
 function whatShould(what: string): Clause[] {
-  const plain = what.replace(/"/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = what.replace(/"/g, ' ');
+  const optional = [...new Set(searchWords(plain).filter(isOptionalWord))];
   return [
-    { term: { 'name.kw': { value: plain.toLowerCase(), boost: boosts.exactName } } },
-    { match_phrase: { name_fold: { query: fold(plain), boost: boosts.namePhrase } } },
-    { multi_match: { query: fold(plain), fields: whatFields, operator: 'and', boost: boosts.allTermsExact } },
+    ...optional.map((word) => scored({ term: { name_words: word } }, weights.optionalWord)),
+    { term: { name_key: { value: nameKey(plain), boost: weights.wholeName } } },
+    { match_phrase: { name_fold: { query: nameKey(plain), boost: weights.namePhrase } } },
+    { term: { name_word_count: { value: String(searchWords(plain).length), boost: weights.sameWordCount } } },
   ];
 }
 
-/** `where` filters by place (typo-tolerant) or post code; it does not change the score. */
-function whereFilter(where: string): Clause {
+/**
+ * `where` matches the place, every word of it and typo-tolerant, or the post code. An exact
+ * place scores a little more than a misspelt one; otherwise it leaves the ranking to `what`.
+ */
+function whereMust(where: string): Clause {
   const { phrases, terms } = parseSolrText(where);
   const place: Clause[] = [
-    ...(terms.length ? [{ match: { 'place_fold.text': { query: fold(terms.join(' ')), operator: 'and', fuzziness: fuzzy.fuzziness, prefix_length: fuzzy.prefixLength } } }] : []),
+    ...requiredWords(terms.join(' ')).map((word) => ({ dis_max: { queries: wordSpellings(word).map(queryForms).flatMap((forms) => wordMatches('place', forms, weights.place)) } })),
     ...phrases.map((phrase) => ({ match_phrase: { 'place_fold.text': fold(phrase) } })),
   ];
-  return { bool: { should: [{ bool: { filter: place } }, { term: { zip_fold: fold(where.replace(/"/g, '')) } }], minimum_should_match: 1 } };
+  return {
+    bool: {
+      should: [{ bool: { must: place } }, scored({ term: { zip_fold: fold(where.replace(/"/g, '')) } }, weights.place.exact)],
+      minimum_should_match: 1,
+    },
+  };
 }
 
 function filters(search: Solr): Clause[] {
   return [
     { term: { active: true } },
     { term: { suppressed: false } },
-    ...(search.where ? [whereFilter(search.where)] : []),
     ...(search.category ? [{ term: { 'categories_fold.kw': fold(search.category) } }] : []),
     ...(search.centre ? [{ geo_distance: { distance: `${radiusKm}km`, loc: search.centre } }] : []),
   ];
@@ -59,31 +96,40 @@ function filters(search: Solr): Clause[] {
 const geoSort = (centre: { lat: number; lon: number }) =>
   ({ _geo_distance: { loc: centre, order: 'asc', unit: 'km', distance_type: 'arc' } });
 
-export function buildSolrQuery(search: Solr) {
-  const text = search.what
-    ? { bool: { must: whatMust(search.what), should: whatShould(search.what), filter: filters(search) } }
-    : { bool: { filter: filters(search) } };
+/** score = text × the listing's boost × (with a centre) _distboost_ (docs/search.md). */
+function ranked(search: Solr, text: Clause): Clause {
   const boosted = { function_score: { query: text, functions: [{ field_value_factor: { field: 'boost', missing: 1 } }], boost_mode: 'multiply' } };
-  const query = search.centre
-    ? {
-      function_score: {
-        query: boosted,
-        functions: [
-          { weight: 1 },
-          { exp: { loc: { origin: search.centre, offset: '0km', scale: `${distance.scaleKm}km`, decay: distance.decay } }, weight: distance.weight },
-        ],
-        score_mode: 'sum',
-        boost_mode: 'multiply',
-      },
-    }
-    : boosted;
-  // Without `what`, a centre orders by distance (CONTRACT section 5); ties always break by id.
+  if (!search.centre) return boosted;
+  return {
+    function_score: {
+      query: boosted,
+      functions: [
+        { weight: 1 },
+        { exp: { loc: { origin: search.centre, offset: '0km', scale: `${distance.scaleKm}km`, decay: distance.decay } }, weight: distance.weight },
+      ],
+      score_mode: 'sum',
+      boost_mode: 'multiply',
+    },
+  };
+}
+
+export function buildSolrQuery(search: Solr) {
+  const must = [...(search.what ? whatMust(search.what) : []), ...(search.where ? [whereMust(search.where)] : [])];
+  const filter = filters(search);
+  // Without `what` or `where` every listing would score the same: filters only, nothing scored.
+  const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
+  // Without `what`, a centre orders by distance (docs/contract.md §5); ties always break by id.
   const sort = search.centre
     ? (search.what ? ['_score', geoSort(search.centre), { lid: 'asc' }] : [geoSort(search.centre), { lid: 'asc' }])
     : ['_score', { lid: 'asc' }];
   return {
     query, sort, from: search.offset, size: search.limit,
-    track_scores: true, track_total_hits: true, _source: SOLR_SOURCE_FIELDS,
+    // A sort that starts with _score brings the scores; asking for them beside another sort costs
+    // OpenSearch a second pass of the query, so only a scored query sorted by distance asks.
+    ...(sort[0] !== '_score' && must.length ? { track_scores: true } : {}),
+    track_total_hits: true,
+    // Hits are read from doc values alone: no _source, not even the stored _id.
+    _source: false, stored_fields: ['_none_'], docvalue_fields: [SOLR_RESULT_FIELD],
   };
 }
 
