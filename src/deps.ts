@@ -66,7 +66,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     offers: createOffersService({ db: database.db }),
     mappings: createMappingsService({ db: database.db }),
     images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
-    reviews: createReviewsService({ db: database.db, listings }),
+    reviews: createReviewsService({ db: database.db, listings, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     async close() {
       await indexQueue.close();
       redis.disconnect();
