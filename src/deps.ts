@@ -63,7 +63,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     partners: createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS }),
     listings,
     claims: createClaimsService({ listings }),
-    offers: createOffersService({ db: database.db }),
+    offers: createOffersService({ db: database.db, listings }),
     mappings: createMappingsService({ db: database.db }),
     images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
     reviews: createReviewsService({ db: database.db, listings, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),

@@ -83,6 +83,17 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
     return row;
   }
 
+  /**
+   * Locks a live listing the caller may change (CONTRACT section 3), or throws 404 / 403. The
+   * ownership check must run under the lock: a claim committed in between would otherwise let
+   * another partner's write land on the newly claimed listing.
+   */
+  async function lockForChange(tx: DbOrTx, caller: Caller, country: string, id: number): Promise<ListingRow> {
+    const row = await lockListing(tx, country, id);
+    if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+    return row;
+  }
+
   async function readOrThrow(tx: DbOrTx, country: string, id: number, withImages = true): Promise<Listing> {
     const record = await loadListingRecord(tx, id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
@@ -119,6 +130,7 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
   return {
     writeListing,
     lockListing,
+    lockForChange,
     setMapping,
 
     async get(country: string, id: number): Promise<Listing> {
@@ -150,8 +162,7 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
       await writeListing(country, async (tx) => {
-        const row = await lockListing(tx, country, id);
-        if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+        await lockForChange(tx, caller, country, id);
         const ids = async (table: typeof listingEmails | typeof listingPhones | typeof listingLinks) =>
           new Set((await tx.select({ id: table.id }).from(table).where(eq(table.listingId, id))).map((r) => r.id));
         const { errors, hours } = validateListingInput(input, {
@@ -171,8 +182,7 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
 
     async remove(caller: Caller, country: string, id: number): Promise<void> {
       await writeListing(country, async (tx) => {
-        const row = await lockListing(tx, country, id);
-        if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+        await lockForChange(tx, caller, country, id);
         // Soft delete: the row keeps its growing version, which the indexer deletes with.
         await tx.update(listings).set({ deletedAt: new Date() }).where(eq(listings.id, id));
         await tx.delete(mappings).where(eq(mappings.listingId, id));
