@@ -76,7 +76,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   await app.register(async (countryScope) => {
     await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
-    installIdempotency(countryScope, { db: deps.database.db });
+    installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS });
     await countryScope.register(listingRoutes, { listings: deps.listings });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
     await countryScope.register(imageRoutes, { images: deps.images });

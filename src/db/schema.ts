@@ -135,7 +135,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
  * Remembered POST responses per partner and Idempotency-Key (CONTRACT section 13), shared by
- * every API instance. A row without a status is a request still in flight.
+ * every API instance. A row without a status is a request still in flight, held by a lease
+ * (src/idempotency/idempotency-dal.ts).
  */
 export const idempotencyKeys = pgTable('idempotency_keys', {
   partnerId: id('partner_id').notNull().references(() => partners.id),
@@ -144,6 +145,10 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   statusCode: integer('status_code'),
   response: jsonb('response'),
   createdAt: createdAt(),
+  /** The holder renews this while it runs; once it has passed, the holder is presumed dead. */
+  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull().defaultNow(),
+  /** Grows with every take-over: only the current attempt may renew, complete or release the key. */
+  attempt: integer('attempt').notNull().default(1),
 }, (t) => [primaryKey({ columns: [t.partnerId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
 
 /** Images of a listing; the bytes live in the media store under a content-addressed key. */
