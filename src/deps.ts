@@ -65,7 +65,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     claims: createClaimsService({ listings }),
     offers: createOffersService({ db: database.db }),
     mappings: createMappingsService({ db: database.db }),
-    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
+    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, listings }),
     async close() {
       await indexQueue.close();
@@ -87,3 +87,6 @@ function createMediaStore(config: Config): MediaStore {
     delete: async (...args) => (await s3).delete(...args),
   };
 }
+
+const imageLimits = (config: Config) =>
+  ({ maxBytes: config.IMAGE_MAX_BYTES, maxWidth: config.IMAGE_MAX_WIDTH, maxHeight: config.IMAGE_MAX_HEIGHT, maxPixels: config.IMAGE_MAX_PIXELS });

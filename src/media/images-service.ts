@@ -9,7 +9,7 @@ import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
-import { decodeImage, type DecodedImage } from './decode-image.js';
+import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, type MediaStore } from './media-store.js';
 
 export const MAX_IMAGES_PER_LISTING = 50;
@@ -25,12 +25,12 @@ interface Deps {
   listings: Pick<ListingsService, 'writeListing' | 'lockListing'>;
   store: MediaStore;
   mediaBaseUrl: string;
-  maxBytes: number;
+  limits: ImageLimits;
 }
 
-export function createImagesService({ db, listings: listingWrites, store, mediaBaseUrl, maxBytes }: Deps) {
+export function createImagesService({ db, listings: listingWrites, store, mediaBaseUrl, limits }: Deps) {
   function decode(base64: string): DecodedImage {
-    const result = decodeImage(base64, maxBytes);
+    const result = decodeImage(base64, limits);
     if ('image' in result) return result.image;
     if (result.error === 'too_large') throw new AppError('payload_too_large', result.message, [result.message]);
     throw validationError([result.message]);

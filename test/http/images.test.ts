@@ -1,6 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { build, listingInput } from '../helper.js';
+import { pngDeclaring } from '../fixtures/png-declaring.js';
+import { build, config, listingInput } from '../helper.js';
 
 const { app, partner } = await build(t);
 const owner = await partner();
@@ -51,6 +52,16 @@ t.test('bad uploads are refused by their content, not by their claims', async (t
     t.equal(res.statusCode, status, name);
     t.equal(res.json().type, status === 413 ? 'payload_too_large' : 'validation', name);
   }
+});
+
+t.test('a 1 KB PNG declaring 60000 × 60000 pixels answers 400 naming the limits; nothing is stored', async (t) => {
+  const before = (await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound;
+  const res = await upload({ type: 'photo', caption: 'bomb', base64: pngDeclaring(60_000, 60_000).toString('base64') });
+  t.equal(res.statusCode, 400);
+  t.match(res.json(), { type: 'validation', details: [`base64: the image declares 60000 × 60000 pixels; at most ${config.IMAGE_MAX_WIDTH} wide, ${config.IMAGE_MAX_HEIGHT} high and ${config.IMAGE_MAX_PIXELS} pixels in all are allowed`] });
+  t.equal((await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound, before);
+  const normal = await upload({ type: 'photo', caption: 'normal', base64: pngDeclaring(800, 600).toString('base64') });
+  t.equal(normal.statusCode, 201, 'a normal size passes');
 });
 
 t.test('GET images, images on the listing, none in the create response', async (t) => {
