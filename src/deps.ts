@@ -11,8 +11,7 @@ import { createListingsService, type ListingsService } from './listings/listings
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
 import { createImagesService, type ImagesService } from './media/images-service.js';
-import { createLocalMediaStore } from './media/local-media-store.js';
-import type { MediaStore } from './media/media-store.js';
+import { createMediaStore } from './media/create-media-store.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
@@ -73,18 +72,6 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
       await opensearch.close();
       await database.close();
     },
-  };
-}
-
-function createMediaStore(config: Config): MediaStore {
-  if (config.MEDIA_DRIVER === 'local') return createLocalMediaStore(config.MEDIA_DIR);
-  // The AWS SDK is large: load it only when the s3 driver is configured.
-  const s3 = import('./media/s3-media-store.js').then(({ createS3MediaStore }) =>
-    createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined }));
-  return {
-    put: async (...args) => (await s3).put(...args),
-    get: async (...args) => (await s3).get(...args),
-    delete: async (...args) => (await s3).delete(...args),
   };
 }
 

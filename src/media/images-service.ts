@@ -10,7 +10,7 @@ import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
-import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, type MediaStore } from './media-store.js';
+import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
 export const MAX_IMAGES_PER_LISTING = 50;
 
@@ -108,14 +108,14 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
       await dropIfUnused(removed.key, removed.ext);
     },
 
-    /** Bytes and type of a public media file, only while an image refers to it. */
-    async file(file: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
+    /** A public media file, opened as a stream, only while an image refers to it. */
+    async file(file: string): Promise<(StoredFile & { contentType: string }) | undefined> {
       if (!MEDIA_FILE_PATTERN.test(file)) return undefined;
       const [key, ext] = file.split('.') as [string, string];
       const [image] = await db.select({ contentType: images.contentType }).from(images).where(and(eq(images.key, key), eq(images.ext, ext))).limit(1);
       if (!image) return undefined;
-      const bytes = await store.get(file);
-      return bytes ? { bytes, contentType: image.contentType } : undefined;
+      const stored = await store.open(file);
+      return stored && { ...stored, contentType: image.contentType };
     },
   };
 }

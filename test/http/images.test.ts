@@ -25,6 +25,7 @@ t.test('each accepted format uploads, and its public URL serves the same bytes',
     const file = await fetchPublic(image.url);
     t.equal(file.statusCode, 200, `${name} served without a key`);
     t.equal(file.headers['content-type'], type);
+    t.equal(file.headers['content-length'], String(fixture(name).length), `${name}: streamed with its length`);
     t.equal(file.headers['cache-control'], 'public, max-age=31536000, immutable');
     t.same(file.rawPayload, fixture(name), `${name}: same bytes`);
   }
