@@ -30,6 +30,8 @@ export const ConfigSchema = Type.Object({
   IMAGE_MAX_WIDTH: Type.Integer({ minimum: 1, default: 10_000, description: 'Widest image accepted, in pixels (read from the header)' }),
   IMAGE_MAX_HEIGHT: Type.Integer({ minimum: 1, default: 10_000, description: 'Highest image accepted, in pixels' }),
   IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 40_000_000, description: 'Most pixels (width × height) an image may declare' }),
+  MEDIA_CACHE_MAX_AGE_S: Type.Integer({ minimum: 0, default: 3600, description: 'Cache lifetime of /media files: how long a removed image may stay in caches' }),
+  MEDIA_CLEANUP_GRACE_MS: Type.Integer({ minimum: 60_000, default: 3600 * 1000, description: 'Age before an unreferenced media file is removed; longer than any upload transaction' }),
   S3_BUCKET: Type.String({ default: '', description: 'Bucket of the s3 media driver' }),
   S3_PREFIX: Type.String({ default: 'media/', description: 'Key prefix in the bucket' }),
   S3_REGION: Type.String({ default: 'us-east-1' }),

@@ -1,5 +1,6 @@
 // Where image bytes live. Keys are content addresses (sha256 of the bytes), so an upload of the
-// same file twice stores it once, and a stored object never changes (hence `immutable` caching).
+// same file twice stores it once and a stored object never changes; but one object may belong to
+// several images, so it is only removed by the deferred clean-up (media-cleanup.ts).
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 

@@ -54,8 +54,12 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
   }, async (request) => images.list(request.country, Number(request.params.id)));
 };
 
-/** Public image files: no key, cached forever (a content address never changes). */
-export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
+/**
+ * Public image files, no key. A file's bytes never change, but it stops being served when its
+ * last image or listing is deleted: caches keep it at most `cacheMaxAgeSeconds` after that.
+ */
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; cacheMaxAgeSeconds: number }> = async (app, { images, cacheMaxAgeSeconds }) => {
+  const cacheControl = `public, max-age=${cacheMaxAgeSeconds}`;
   app.get('/media/:file', {
     schema: {
       ...PUBLIC_ROUTE,
@@ -67,6 +71,6 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
     const file = await images.file(request.params.file);
     if (!file) return reply.status(404).send({ type: 'not_found', message: 'no such media file', details: [] });
     if (file.size !== undefined) reply.header('content-length', file.size);
-    return reply.type(file.contentType).header('cache-control', 'public, max-age=31536000, immutable').send(file.body);
+    return reply.type(file.contentType).header('cache-control', cacheControl).send(file.body);
   });
 };

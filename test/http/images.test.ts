@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { pngDeclaring } from '../fixtures/png-declaring.js';
-import { build, config, listingInput } from '../helper.js';
+import { jpegWithComment, pngDeclaring } from '../fixtures/crafted-images.js';
+import { build, config, listingInput, runId } from '../helper.js';
 
 const { app, partner } = await build(t);
 const owner = await partner();
@@ -26,7 +26,7 @@ t.test('each accepted format uploads, and its public URL serves the same bytes',
     t.equal(file.statusCode, 200, `${name} served without a key`);
     t.equal(file.headers['content-type'], type);
     t.equal(file.headers['content-length'], String(fixture(name).length), `${name}: streamed with its length`);
-    t.equal(file.headers['cache-control'], 'public, max-age=31536000, immutable');
+    t.equal(file.headers['cache-control'], `public, max-age=${config.MEDIA_CACHE_MAX_AGE_S}`, 'cached for a bounded time: deletions reach caches');
     t.same(file.rawPayload, fixture(name), `${name}: same bytes`);
   }
 });
@@ -86,7 +86,7 @@ t.test('PUT updates type, caption and bytes; the old file stops being served', a
   t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${id}/image/999999999`, headers: owner.auth, payload: { caption: 'x' } })).statusCode, 404);
 });
 
-t.test('DELETE removes the image and its file; another partner gets 403', async (t) => {
+t.test('DELETE removes the image and its file stops being served; another partner gets 403', async (t) => {
   const bytes = Buffer.concat([fixture('tiny.gif').subarray(0, -1), Buffer.from([0x00, 0x3b])]); // a unique GIF
   const created = (await upload({ type: 'photo', caption: '', base64: bytes.toString('base64') })).json();
   t.equal((await fetchPublic(created.url)).statusCode, 200);
@@ -94,6 +94,19 @@ t.test('DELETE removes the image and its file; another partner gets 403', async 
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/image/${created.id}`, headers: owner.auth })).statusCode, 204);
   t.equal((await fetchPublic(created.url)).statusCode, 404, 'the file is no longer served');
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/images/${created.id}`, headers: owner.auth })).statusCode, 404);
+});
+
+t.test('after DELETE of a listing its image files answer 404', async (t) => {
+  const { id: doomed } = (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json();
+  const base64 = jpegWithComment(`deleted listing ${runId}`).toString('base64');
+  const res = await app.inject({ method: 'POST', url: `/de/listings/${doomed}/images`, headers: owner.auth, payload: { type: 'photo', caption: '', base64 } });
+  t.equal(res.statusCode, 201);
+  const { url } = res.json();
+  t.equal((await fetchPublic(url)).statusCode, 200);
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${doomed}`, headers: owner.auth })).statusCode, 204);
+  const gone = await fetchPublic(url);
+  t.equal(gone.statusCode, 404, 'no longer served');
+  t.equal(gone.json().type, 'not_found');
 });
 
 t.test('another partner cannot upload to or change a claimed listing', async (t) => {

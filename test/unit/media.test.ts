@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { decodeImage, isComplete, type ImageLimits } from '../../src/media/decode-image.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, mediaUrl } from '../../src/media/media-store.js';
 import { s3ObjectKey } from '../../src/media/s3-media-store.js';
-import { pngDeclaring } from '../fixtures/png-declaring.js';
+import { jpegWithComment, pngDeclaring } from '../fixtures/crafted-images.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
 const limits: ImageLimits = { maxBytes: 1 << 20, maxWidth: 10_000, maxHeight: 10_000, maxPixels: 40_000_000 };
@@ -13,6 +13,10 @@ t.test('decodeImage reads format and size from the bytes', async (t) => {
     const result = decodeImage(fixture(name).toString('base64'), limits);
     t.match(result, { image: { format, width, height } }, name);
   }
+});
+
+t.test('a JPEG with a comment segment still decodes (the tests\' unique files)', async (t) => {
+  t.match(decodeImage(jpegWithComment('run 1').toString('base64'), limits), { image: { format: 'jpg', width: 8, height: 6 } });
 });
 
 t.test('decodeImage accepts a data: URL prefix and line breaks', async (t) => {
