@@ -1,9 +1,10 @@
-// Periodic clean-up of rows that have served their purpose: remembered Idempotency-Keys past
-// their 24 h and outbox events indexed more than a week ago.
+// Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
+// outbox events indexed more than a week ago, and stored image files no live image refers to.
 import { and, isNotNull, lt } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeys, outbox } from '../src/db/schema.js';
+import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
 
@@ -15,10 +16,14 @@ export async function purgeExpired(db: Db): Promise<{ keys: number; events: numb
   return { keys: keys.length, events: events.length };
 }
 
-export function startHousekeeping(db: Db, logger: Logger, intervalMs = 15 * 60 * 1000): { stop(): void } {
+export function startHousekeeping(
+  { db, media, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; logger: Logger },
+  intervalMs = 15 * 60 * 1000,
+): { stop(): void } {
+  const pass = async () => ({ ...await purgeExpired(db), mediaFiles: await sweepMediaFiles({ db, ...media }) });
   const timer = setInterval(() => {
-    purgeExpired(db).then(
-      (purged) => logger.info(purged, 'housekeeping purged expired rows'),
+    pass().then(
+      (purged) => logger.info(purged, 'housekeeping purged expired rows and files'),
       (err) => logger.warn({ err }, 'housekeeping failed; retrying on the next tick'),
     );
   }, intervalMs);

@@ -71,7 +71,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   await app.register(helmet, { global: true });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
-  await app.register(mediaRoutes, { images: deps.images });
+  await app.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
     await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });

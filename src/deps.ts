@@ -11,8 +11,7 @@ import { createListingsService, type ListingsService } from './listings/listings
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
 import { createImagesService, type ImagesService } from './media/images-service.js';
-import { createLocalMediaStore } from './media/local-media-store.js';
-import type { MediaStore } from './media/media-store.js';
+import { createMediaStore } from './media/create-media-store.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
@@ -65,7 +64,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     claims: createClaimsService({ listings }),
     offers: createOffersService({ db: database.db, listings }),
     mappings: createMappingsService({ db: database.db }),
-    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
+    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, listings, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     async close() {
       await indexQueue.close();
@@ -76,14 +75,5 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   };
 }
 
-function createMediaStore(config: Config): MediaStore {
-  if (config.MEDIA_DRIVER === 'local') return createLocalMediaStore(config.MEDIA_DIR);
-  // The AWS SDK is large: load it only when the s3 driver is configured.
-  const s3 = import('./media/s3-media-store.js').then(({ createS3MediaStore }) =>
-    createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined }));
-  return {
-    put: async (...args) => (await s3).put(...args),
-    get: async (...args) => (await s3).get(...args),
-    delete: async (...args) => (await s3).delete(...args),
-  };
-}
+const imageLimits = (config: Config) =>
+  ({ maxBytes: config.IMAGE_MAX_BYTES, maxWidth: config.IMAGE_MAX_WIDTH, maxHeight: config.IMAGE_MAX_HEIGHT, maxPixels: config.IMAGE_MAX_PIXELS });

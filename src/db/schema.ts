@@ -167,6 +167,18 @@ export const images = pgTable('images', {
   createdAt: createdAt(),
 }, (t) => [index('images_listing_idx').on(t.listingId), index('images_key_idx').on(t.key)]);
 
+/**
+ * Stored files that may have no image left: written by an upload (whose transaction may still
+ * be open or may fail) or no longer referred to. `since` is the latest such event; housekeeping
+ * removes the file once it is older than the grace period and no image of a live listing refers
+ * to it (src/media/media-cleanup.ts).
+ */
+export const mediaCleanup = pgTable('media_cleanup', {
+  key: text('key').notNull(),
+  ext: text('ext').notNull(),
+  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.key, t.ext] }), index('media_cleanup_since_idx').on(t.since)]);
+
 /** Reviews: `partnerId` is who wrote it; `origin` is `website` for reviews posted with an admin key. */
 export const reviews = pgTable('reviews', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/pg-errors.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
 import { recordIndexEvent, type PublishIndexEvents } from '../indexing/outbox.js';
+import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
@@ -186,6 +187,9 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
         // Soft delete: the row keeps its growing version, which the indexer deletes with.
         await tx.update(listings).set({ deletedAt: new Date() }).where(eq(listings.id, id));
         await tx.delete(mappings).where(eq(mappings.listingId, id));
+        // Its image files stop being served now (only live listings' images are) and are removed
+        // later, unless another listing shares them.
+        await markListingFilesForCleanup(tx, id);
         return { listingId: id, result: undefined };
       });
     },
