@@ -45,6 +45,37 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Names of settings whose values are secrets as a whole. */
+const SECRET_NAME = /PASSWORD|SECRET|TOKEN|(^|_)KEY(_|$)/i;
+/** Query parameters of a URL that carry credentials (libpq accepts `?password=`). */
+const SECRET_PARAM = /pass|secret|token|key/i;
+
+/** `value` with the credentials it may carry replaced: a URL's password and secret parameters. */
+export function redactCredentials(value: string): string {
+  try {
+    const url = new URL(value);
+    let changed = false;
+    if (url.password) {
+      url.password = '***';
+      changed = true;
+    }
+    for (const name of new Set(url.searchParams.keys())) {
+      if (SECRET_PARAM.test(name)) {
+        url.searchParams.set(name, '***');
+        changed = true;
+      }
+    }
+    return changed ? url.href : value;
+  } catch {
+    // Not a URL (a scheme missing or mistyped), yet `user:password@host` still holds a password.
+    return value.replace(/:[^:@/\s]*@/g, ':***@');
+  }
+}
+
+/** A setting's value as an error message may show it. */
+const shownValue = (key: string, value: unknown): string =>
+  (SECRET_NAME.test(key) ? '[redacted]' : JSON.stringify(redactCredentials(String(value))));
+
 /** Reads the variables of ConfigSchema from `env`, applying defaults and converting numbers. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -55,7 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withDefaults = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   const errors = [...Value.Errors(ConfigSchema, withDefaults)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.path.slice(1)}=${JSON.stringify(raw[e.path.slice(1)])}: ${e.message}`);
+    const lines = errors.map((e) => {
+      const key = e.path.slice(1);
+      return `${key}${raw[key] === undefined ? '' : `=${shownValue(key, raw[key])}`}: ${e.message}`;
+    });
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
