@@ -13,6 +13,9 @@ export const ConfigSchema = Type.Object({
   INDEXER_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001, description: 'Indexer health/metrics port' }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/listings' }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'Longest statement of the API and indexer (0: none); ops commands have none' }),
+  DB_LOCK_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 3000, description: 'Longest wait for a row or table lock (0: none); a request that waits longer answers 503' }),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'A transaction left idle this long is ended, releasing its locks (0: never)' }),
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   OPENSEARCH_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9200' }),
   INDEX_PREFIX: Type.String({ pattern: '^[a-z0-9_-]*$', default: '', description: 'Prepended to every index and alias name' }),
@@ -96,6 +99,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.MEDIA_DRIVER === 's3' && !config.S3_BUCKET) throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when MEDIA_DRIVER=s3');
   return { ...config, countries: config.COUNTRIES.toLowerCase().split(',') };
 }
+
+/** Limits of the long-running processes' database sessions (src/db/client.ts). */
+export const databaseTimeouts = (config: Config) => ({
+  statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+  lockMs: config.DB_LOCK_TIMEOUT_MS,
+  idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+});
 
 /** Bases of the addresses the service hands out: listing pages and image files. */
 export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL, media: config.PUBLIC_MEDIA_BASE_URL });

@@ -1,7 +1,7 @@
 // Wires the long-lived clients and services of the API process from the configuration.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { publicUrls, type Config } from './config.js';
+import { databaseTimeouts, publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -43,7 +43,7 @@ export interface ApiDepsOverrides {
 }
 
 export function createApiDeps(config: Config, logger: Logger, overrides: ApiDepsOverrides = {}): ApiDeps {
-  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, databaseTimeouts(config));
   const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => {});
   const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
