@@ -34,7 +34,7 @@ export const ConfigSchema = Type.Object({
   S3_PREFIX: Type.String({ default: 'media/', description: 'Key prefix in the bucket' }),
   S3_REGION: Type.String({ default: 'us-east-1' }),
   S3_ENDPOINT: Type.String({ default: '', description: 'Endpoint of an S3-compatible service (MinIO...); empty for AWS' }),
-  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revoked key works at most this long' }),
+  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revocation reaches every instance at once through Redis, and while that channel is down a revoked key works at most this long' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),

@@ -14,6 +14,7 @@ import { createImagesService, type ImagesService } from './media/images-service.
 import { createLocalMediaStore } from './media/local-media-store.js';
 import type { MediaStore } from './media/media-store.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
+import { followRevokedKeys, revocationChannel, type RevokedKeysFollower } from './partners/key-revocations.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
@@ -28,6 +29,7 @@ export interface ApiDeps {
   metrics: Metrics;
   search: SearchService;
   partners: PartnersService;
+  revokedKeys: RevokedKeysFollower;
   listings: ListingsService;
   claims: ClaimsService;
   offers: OffersService;
@@ -52,6 +54,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const publish = createPublisher(queue, logger);
   const names = indexNames(config.INDEX_PREFIX);
   const listings = createListingsService({ db: database.db, publish, urls: publicUrls(config) });
+  const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
+  const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
   return {
     database,
     redis,
@@ -60,7 +64,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger }),
-    partners: createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS }),
+    partners,
+    revokedKeys,
     listings,
     claims: createClaimsService({ listings }),
     offers: createOffersService({ db: database.db }),
@@ -68,6 +73,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
     reviews: createReviewsService({ db: database.db, listings }),
     async close() {
+      revokedKeys.close();
       await indexQueue.close();
       redis.disconnect();
       await opensearch.close();
