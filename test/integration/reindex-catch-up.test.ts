@@ -12,8 +12,9 @@ import { build, config, indexedDocument, listingInput, logger, names, runId } fr
 
 const country = 'at';
 // Published events are dropped: no worker runs here, so a write reaches an index only through
-// the syncs this test makes (standing in for the worker) and through the reindex itself.
-const { deps, partner } = await build(t, { queue: { enqueue: async () => {} } });
+// the syncs this test makes (standing in for the worker) and through the reindex itself. The
+// transactions below stay idle on purpose for the length of a reindex: no idle timeout ends them.
+const { deps, partner } = await build(t, { queue: { enqueue: async () => {} }, config: { DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: 0 } });
 const { db } = deps.database;
 const sync = createListingSync({ db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger });
 const reindexDeps = { db, opensearch: deps.opensearch, names, urls: publicUrls(config), sync, logger };
