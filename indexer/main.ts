@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import closeWithGrace from 'close-with-grace';
 import { indexNames } from '../mappings/index.js';
-import { loadConfig, publicUrls } from '../src/config.js';
+import { databaseTimeouts, loadConfig, publicUrls } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
@@ -20,7 +20,7 @@ import { startWorker } from './worker.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'indexer');
-const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, databaseTimeouts(config));
 const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
 const probeRedis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
 probeRedis.on('error', () => {});

@@ -13,6 +13,9 @@ export const ConfigSchema = Type.Object({
   INDEXER_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001, description: 'Indexer health/metrics port' }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/listings' }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'Longest statement of the API and indexer (0: none); ops commands have none' }),
+  DB_LOCK_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 3000, description: 'Longest wait for a row or table lock (0: none); a request that waits longer answers 503' }),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'A transaction left idle this long is ended, releasing its locks (0: never)' }),
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   OPENSEARCH_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9200' }),
   INDEX_PREFIX: Type.String({ pattern: '^[a-z0-9_-]*$', default: '', description: 'Prepended to every index and alias name' }),
@@ -36,7 +39,7 @@ export const ConfigSchema = Type.Object({
   S3_PREFIX: Type.String({ default: 'media/', description: 'Key prefix in the bucket' }),
   S3_REGION: Type.String({ default: 'us-east-1' }),
   S3_ENDPOINT: Type.String({ default: '', description: 'Endpoint of an S3-compatible service (MinIO...); empty for AWS' }),
-  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revoked key works at most this long' }),
+  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revocation reaches every instance at once through Redis, and while that channel is down a revoked key works at most this long' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
@@ -52,6 +55,37 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Names of settings whose values are secrets as a whole. */
+const SECRET_NAME = /PASSWORD|SECRET|TOKEN|(^|_)KEY(_|$)/i;
+/** Query parameters of a URL that carry credentials (libpq accepts `?password=`). */
+const SECRET_PARAM = /pass|secret|token|key/i;
+
+/** `value` with the credentials it may carry replaced: a URL's password and secret parameters. */
+export function redactCredentials(value: string): string {
+  try {
+    const url = new URL(value);
+    let changed = false;
+    if (url.password) {
+      url.password = '***';
+      changed = true;
+    }
+    for (const name of new Set(url.searchParams.keys())) {
+      if (SECRET_PARAM.test(name)) {
+        url.searchParams.set(name, '***');
+        changed = true;
+      }
+    }
+    return changed ? url.href : value;
+  } catch {
+    // Not a URL (a scheme missing or mistyped), yet `user:password@host` still holds a password.
+    return value.replace(/:[^:@/\s]*@/g, ':***@');
+  }
+}
+
+/** A setting's value as an error message may show it. */
+const shownValue = (key: string, value: unknown): string =>
+  (SECRET_NAME.test(key) ? '[redacted]' : JSON.stringify(redactCredentials(String(value))));
+
 /** Reads the variables of ConfigSchema from `env`, applying defaults and converting numbers. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -62,13 +96,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withDefaults = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   const errors = [...Value.Errors(ConfigSchema, withDefaults)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.path.slice(1)}=${JSON.stringify(raw[e.path.slice(1)])}: ${e.message}`);
+    const lines = errors.map((e) => {
+      const key = e.path.slice(1);
+      return `${key}${raw[key] === undefined ? '' : `=${shownValue(key, raw[key])}`}: ${e.message}`;
+    });
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
   if (config.MEDIA_DRIVER === 's3' && !config.S3_BUCKET) throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when MEDIA_DRIVER=s3');
   return { ...config, countries: config.COUNTRIES.toLowerCase().split(',') };
 }
+
+/** Limits of the long-running processes' database sessions (src/db/client.ts). */
+export const databaseTimeouts = (config: Config) => ({
+  statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+  lockMs: config.DB_LOCK_TIMEOUT_MS,
+  idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+});
 
 /** Bases of the addresses the service hands out: listing pages and image files. */
 export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL, media: config.PUBLIC_MEDIA_BASE_URL });

@@ -2,7 +2,7 @@
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -106,6 +106,9 @@ export const mappings = pgTable('mappings', {
   index('mappings_listing_idx').on(t.listingId),
 ]);
 
+/** A 64-bit transaction id (PostgreSQL 13+); read as text, compared only inside PostgreSQL. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /**
  * Index events, written in the same transaction as the change they describe. A row is done when
  * OpenSearch accepted the listing at `version` or newer; until then the relay keeps re-enqueueing it.
@@ -117,9 +120,12 @@ export const outbox = pgTable('outbox', {
   version: id('version').notNull(),
   createdAt: createdAt(),
   processedAt: timestamp('processed_at', { withTimezone: true }),
+  /** The writing transaction: a reindex compares it with its start snapshot (src/indexing/reindex.ts). */
+  txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
 }, (t) => [
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
   index('outbox_listing_idx').on(t.listingId),
+  index('outbox_txid_idx').on(t.txid),
 ]);
 
 /** At most one offer a listing (CONTRACT section 7); not part of the index document. */

@@ -12,7 +12,8 @@ export interface Caller {
 
 /**
  * Authenticated keys are remembered briefly, so that a request costs no database round trip for
- * its key. A revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS).
+ * its key. A revocation is announced to every instance, which forgets the key at once; without
+ * the announcement a revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS).
  */
 export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: number }) {
   const cache = new Map<string, { caller: Caller | undefined; until: number }>();
@@ -51,6 +52,16 @@ export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: n
         await tx.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.partnerId, id), isNull(apiKeys.revokedAt)));
         return revoked.length > 0;
       });
+    },
+
+    /** Drops what is remembered about a key: it was revoked (src/partners/key-revocations.ts). */
+    forget(keyHash: string): void {
+      cache.delete(keyHash);
+    },
+
+    /** Drops every remembered key: revocations may have been missed. */
+    forgetAll(): void {
+      cache.clear();
     },
 
     /** The partner behind a key, or undefined for an unknown or revoked key. */
