@@ -5,11 +5,10 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { images } from '../db/schema.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
+import { AppError, conflict, notFound, validationError } from '../errors.js';
 import { toImage, type Image } from '../listings/listing-view.js';
 import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
-import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
@@ -25,7 +24,7 @@ export interface ImageInput {
 
 interface Deps {
   db: Db;
-  listings: Pick<ListingsService, 'writeListing' | 'lockListing'>;
+  listings: Pick<ListingsService, 'writeListing' | 'lockForChange'>;
   store: MediaStore;
   mediaBaseUrl: string;
   limits: ImageLimits;
@@ -52,11 +51,6 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     return { key, ext: image.ext, contentType: image.contentType, width: image.width, height: image.height, size: image.bytes.length };
   }
 
-  async function lockForChange(tx: DbOrTx, caller: Caller, country: string, listingId: number) {
-    const row = await listingWrites.lockListing(tx, country, listingId);
-    if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${listingId} is claimed by another partner`);
-  }
-
   async function imageOf(tx: DbOrTx, listingId: number, imageId: number) {
     const [image] = await tx.select().from(images).where(and(eq(images.id, imageId), eq(images.listingId, listingId)));
     if (!image) throw notFound(`image ${imageId} of listing ${listingId}`);
@@ -73,7 +67,7 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
       const stored = await storeImage(decode(input.base64));
       return listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const [held] = await tx.select({ n: count() }).from(images).where(eq(images.listingId, listingId));
         if (held!.n >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
         const [row] = await tx.insert(images).values({ listingId, type: input.type, caption: input.caption, ...stored }).returning();
@@ -84,7 +78,7 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
       const stored = input.base64 === undefined ? {} : await storeImage(decode(input.base64));
       return listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const before = await imageOf(tx, listingId, imageId);
         const [row] = await tx.update(images).set({
           ...(input.type !== undefined ? { type: input.type } : {}),
@@ -98,7 +92,7 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
 
     async remove(caller: Caller, country: string, listingId: number, imageId: number): Promise<void> {
       await listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const image = await imageOf(tx, listingId, imageId);
         await tx.delete(images).where(eq(images.id, imageId));
         await markForCleanup(tx, image);
