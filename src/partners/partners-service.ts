@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiKeys, partners } from '../db/schema.js';
 import { generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+import { createKeyCache } from './key-cache.js';
 
 export type Role = 'partner' | 'admin';
 export interface Caller {
@@ -12,11 +13,13 @@ export interface Caller {
 
 /**
  * Authenticated keys are remembered briefly, so that a request costs no database round trip for
- * its key. A revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS).
+ * its key. A revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS). Failed keys are
+ * remembered apart, by the key as sent: a repeated bad key costs neither hashing nor a look-up,
+ * and a flood of bad keys evicts only other bad keys, never a valid one.
  */
-export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: number }) {
-  const cache = new Map<string, { caller: Caller | undefined; until: number }>();
-  const MAX_CACHED = 10_000;
+export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: { db: Db; cacheMs?: number; maxCached?: number }) {
+  const accepted = createKeyCache<Caller>({ max: maxCached, ttlMs: cacheMs });
+  const rejected = createKeyCache<true>({ max: maxCached, ttlMs: cacheMs });
 
   async function lookup(hash: string): Promise<Caller | undefined> {
     const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
@@ -55,15 +58,13 @@ export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: n
 
     /** The partner behind a key, or undefined for an unknown or revoked key. */
     async authenticate(key: string): Promise<Caller | undefined> {
+      if (rejected.get(key)) return undefined;
       const hash = hashApiKey(key);
-      const now = Date.now();
-      const cached = cache.get(hash);
-      if (cached && cached.until > now) return cached.caller;
+      const cached = accepted.get(hash);
+      if (cached) return cached;
       const caller = await lookup(hash);
-      if (cacheMs > 0) {
-        if (cache.size >= MAX_CACHED) cache.clear(); // bounded: unknown keys cannot grow it without limit
-        cache.set(hash, { caller, until: now + cacheMs });
-      }
+      if (caller) accepted.set(hash, caller);
+      else rejected.set(key, true);
       return caller;
     },
   };
