@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiKeys, partners } from '../db/schema.js';
 import { generateApiKey, hashApiKey, sameHash } from './api-keys.js';
-import { createKeyCache } from './key-cache.js';
+import { createBoundedCache } from '../bounded-cache.js';
 
 export type Role = 'partner' | 'admin';
 export interface Caller {
@@ -18,8 +18,8 @@ export interface Caller {
  * and a flood of bad keys evicts only other bad keys, never a valid one.
  */
 export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: { db: Db; cacheMs?: number; maxCached?: number }) {
-  const accepted = createKeyCache<Caller>({ max: maxCached, ttlMs: cacheMs });
-  const rejected = createKeyCache<true>({ max: maxCached, ttlMs: cacheMs });
+  const accepted = createBoundedCache<Caller>({ max: maxCached, ttlMs: cacheMs });
+  const rejected = createBoundedCache<true>({ max: maxCached, ttlMs: cacheMs });
 
   async function lookup(hash: string): Promise<Caller | undefined> {
     const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })

@@ -1,8 +1,9 @@
+// A small in-process cache shared by the key cache (src/partners) and the rate limit fallback.
 /**
  * Entries expire after `ttlMs`; past `max` entries the oldest goes first, so a flood of new keys
  * churns only this cache and costs no more memory than `max` entries.
  */
-export function createKeyCache<V>({ max, ttlMs }: { max: number; ttlMs: number }) {
+export function createBoundedCache<V>({ max, ttlMs }: { max: number; ttlMs: number }) {
   const entries = new Map<string, { value: V; until: number }>();
   return {
     get(key: string): V | undefined {
@@ -27,4 +28,4 @@ export function createKeyCache<V>({ max, ttlMs }: { max: number; ttlMs: number }
   };
 }
 
-export type KeyCache<V> = ReturnType<typeof createKeyCache<V>>;
+export type BoundedCache<V> = ReturnType<typeof createBoundedCache<V>>;
