@@ -13,7 +13,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { installRateLimit } from './plugins/rate-limit.js';
+import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
 import { healthRoutes } from './routes/health.js';
@@ -37,6 +37,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     // Slow clients must not hold sockets forever (issue 8).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
+    // Only the configured proxies may name the client, whose address the per-address limit counts.
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',') : false,
     routerOptions: { ignoreTrailingSlash: true },
     // While closing, requests on open connections are served (and their connection closed, see
     // onSend) instead of Fastify's own 503 body, which is not our Error object.
@@ -69,13 +71,17 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
 
   // Security headers on every answer; Swagger UI brings its own content security policy.
   await app.register(helmet, { global: true });
+  // Every route, public and unknown ones included, is limited per client address before it costs
+  // anything more.
+  installAddressRateLimit(app, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:ip:`, max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
   await app.register(mediaRoutes, { images: deps.images });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
-    await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });
+    // Authentication first: only a valid key is counted per key.
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
+    installKeyRateLimit(countryScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
     installIdempotency(countryScope, { db: deps.database.db });
     await countryScope.register(listingRoutes, { listings: deps.listings });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });

@@ -34,6 +34,8 @@ export const ConfigSchema = Type.Object({
   AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revoked key works at most this long' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
+  IP_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 6000, description: 'Requests per client address (IPv6: per /64) and window, counted before authentication' }),
+  TRUST_PROXY: Type.String({ pattern: '^[0-9A-Fa-f.:/,]*$', default: '', description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For names the client; empty: none' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 8 }),
