@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { installCountryAuth } from './plugins/auth.js';
+import { installEarlyAnswers } from './plugins/early-answers.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from './plugins/http-errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
@@ -55,7 +56,6 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
-  installLargeBodyGate(app, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY });
   installErrorHandler(app);
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests
@@ -72,16 +72,19 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   // Security headers on every answer; Swagger UI brings its own content security policy.
   await app.register(helmet, { global: true });
   // Every route, public and unknown ones included, is limited per client address before it costs
-  // anything more.
+  // anything more; then unknown routes are answered without reading their body.
   installAddressRateLimit(app, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:ip:`, max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  installEarlyAnswers(app, { largeBodyBytes: config.LARGE_BODY_BYTES });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
   await app.register(mediaRoutes, { images: deps.images });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
-    // Authentication first: only a valid key is counted per key.
+    // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
+    // of large bodies, so that only a valid key is counted or ever holds a slot.
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
     installKeyRateLimit(countryScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+    installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     installIdempotency(countryScope, { db: deps.database.db });
     await countryScope.register(listingRoutes, { listings: deps.listings });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });

@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   LARGE_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024, description: 'Bodies above this size are read a few at a time' }),
   LARGE_BODY_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Large bodies read and parsed at once' }),
+  LARGE_BODY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000, description: 'Time a large body may take to arrive once it holds a slot' }),
   MEDIA_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local', description: 'Where image bytes are stored' }),
   MEDIA_DIR: Type.String({ minLength: 1, default: '.media', description: 'Directory of the local media driver' }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024, description: 'Largest decoded image' }),

@@ -1,7 +1,7 @@
 // One place that turns every failure into an Error object `{type, message, details}` with the
 // status of CONTRACT section 11, including the framework's own errors. 5xx bodies say nothing
 // about internals.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, STATUS_OF, type ErrorType } from '../errors.js';
 import { formatValidationErrors } from './validation.js';
 
@@ -17,6 +17,8 @@ function isDependencyDown(err: unknown): boolean {
   if (e?.name === 'ConnectionError' || e?.name === 'TimeoutError' || e?.name === 'NoLivingConnectionsError') return true;
   return e?.cause !== undefined && e.cause !== err && isDependencyDown(e.cause);
 }
+
+export const noRoute = (request: FastifyRequest) => new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -41,6 +43,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ type: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}`, details: [] });
+    const error = noRoute(request);
+    reply.status(error.statusCode).send(error.toBody());
   });
 }
