@@ -77,7 +77,13 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   installEarlyAnswers(app, { largeBodyBytes: config.LARGE_BODY_BYTES });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
-  await app.register(mediaRoutes, { images: deps.images });
+  await app.register(async (media) => {
+    // Partner websites embed the images from their own origins; helmet's default is same-origin.
+    media.addHook('onRequest', async (_request, reply) => {
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+    });
+    await media.register(mediaRoutes, { images: deps.images });
+  });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
     // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate

@@ -1,0 +1,18 @@
+// HTTP-level hardening: images embeddable from other origins.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { build, listingInput } from '../helper.js';
+
+t.test('/media answers Cross-Origin-Resource-Policy: cross-origin, so partner sites can embed images', async (t) => {
+  const { app, partner } = await build(t);
+  const { auth } = await partner();
+  const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json();
+  const base64 = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
+  const created = await app.inject({ method: 'POST', url: `/de/listings/${id}/images`, headers: auth, payload: { type: 'logo', caption: '', base64 } });
+  t.equal(created.statusCode, 201);
+  const served = await app.inject({ url: new URL(created.json().url).pathname });
+  t.equal(served.statusCode, 200);
+  t.equal(served.headers['cross-origin-resource-policy'], 'cross-origin');
+  t.equal(served.headers['x-content-type-options'], 'nosniff', 'the other security headers stay');
+  t.equal((await app.inject({ url: '/healthz' })).headers['cross-origin-resource-policy'], 'same-origin', 'the API itself stays same-origin');
+});
