@@ -15,6 +15,7 @@ import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
+import { requestId } from './plugins/request-id.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
 import { healthRoutes } from './routes/health.js';
@@ -33,8 +34,9 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // genReqId reads X-Request-Id itself and keeps only a safe one.
+    requestIdHeader: false,
+    genReqId: requestId,
     // Slow clients must not hold sockets forever (issue 8).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,

@@ -1,7 +1,9 @@
-// HTTP-level hardening: images embeddable from other origins.
+// HTTP-level hardening: images embeddable from other origins, request ids only in a safe form.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { build, listingInput } from '../helper.js';
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 t.test('/media answers Cross-Origin-Resource-Policy: cross-origin, so partner sites can embed images', async (t) => {
   const { app, partner } = await build(t);
@@ -15,4 +17,15 @@ t.test('/media answers Cross-Origin-Resource-Policy: cross-origin, so partner si
   t.equal(served.headers['cross-origin-resource-policy'], 'cross-origin');
   t.equal(served.headers['x-content-type-options'], 'nosniff', 'the other security headers stay');
   t.equal((await app.inject({ url: '/healthz' })).headers['cross-origin-resource-policy'], 'same-origin', 'the API itself stays same-origin');
+});
+
+t.test('X-Request-Id is echoed only in a short, safe form; otherwise a new id is generated', async (t) => {
+  const { app } = await build(t);
+  const echoed = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'trace-me:42.a_b' } });
+  t.equal(echoed.headers['x-request-id'], 'trace-me:42.a_b');
+  for (const bad of ['x'.repeat(65), 'bell\u0007', 'split\r\nset-cookie: a=b', 'with space', '{"json":1}']) {
+    const res = await app.inject({ url: '/healthz', headers: { 'x-request-id': bad } });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['x-request-id'], uuid, `${JSON.stringify(bad.slice(0, 20))} replaced`);
+  }
 });
