@@ -15,6 +15,7 @@ import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
+import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
@@ -37,9 +38,12 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     // genReqId reads X-Request-Id itself and keeps only a safe one.
     requestIdHeader: false,
     genReqId: requestId,
-    // Slow clients must not hold sockets forever (issue 8).
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    // Slow clients must not hold sockets forever. Node enforces requestTimeout only as often as it
+    // checks its connections (every 30 s unless told), and waits up to 60 s for headers.
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(10_000, config.HTTP_REQUEST_TIMEOUT_MS) },
     // Only the configured proxies may name the client, whose address the per-address limit counts.
     trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',') : false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -59,6 +63,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
   installErrorHandler(app);
+  installReadTimeout(app, { ms: config.HANDLER_TIMEOUT_MS });
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests
   // finish and the server can stop without waiting for idle clients (keep-alive is 72 s).
@@ -83,6 +88,10 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     // Partner websites embed the images from their own origins; helmet's default is same-origin.
     media.addHook('onRequest', async (_request, reply) => {
       reply.header('cross-origin-resource-policy', 'cross-origin');
+    });
+    // A file goes out as fast as the client reads it; the read timeout would cut a slow download.
+    media.addHook('onRoute', (route) => {
+      route.handlerTimeout = undefined;
     });
     await media.register(mediaRoutes, { images: deps.images });
   });

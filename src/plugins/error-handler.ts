@@ -29,6 +29,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       const details = formatValidationErrors(err.validation, err.validationContext ?? 'request');
       return reply.status(400).send({ type: 'validation', message: `invalid ${err.validationContext ?? 'request'}`, details });
     }
+    if (err.code === 'FST_ERR_HANDLER_TIMEOUT') { // src/plugins/read-timeout.ts
+      request.log.warn({ route: request.routeOptions.url }, 'read timed out');
+      return reply.status(503).send({ type: 'unavailable', message: 'the request took too long; retry later', details: [] });
+    }
     if (isDependencyDown(err)) {
       request.log.error({ err }, 'dependency unavailable');
       return reply.status(503).send({ type: 'unavailable', message: 'a backing service is unavailable; retry later', details: [] });
