@@ -10,6 +10,8 @@ export INDEX_PREFIX="${TEST_INDEX_PREFIX:-test-}"
 export QUEUE_PREFIX="${TEST_QUEUE_PREFIX:-listings-test}"
 export LOG_LEVEL="${LOG_LEVEL:-silent}"
 export MEDIA_DIR="${TEST_MEDIA_DIR:-.stack/test-media}"
+# Every test talks from 127.0.0.1: the per-address limit is raised here; tests of it set their own.
+export IP_RATE_LIMIT_MAX="${IP_RATE_LIMIT_MAX:-100000000}"
 
 bash scripts/stack.sh up
 # Every run starts from nothing: an empty test database, no queued test jobs, fresh test indices.

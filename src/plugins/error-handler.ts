@@ -1,7 +1,7 @@
 // One place that turns every failure into an Error object `{type, message, details}` with the
 // status of CONTRACT section 11, including the framework's own errors. 5xx bodies say nothing
 // about internals.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../dependency-errors.js';
 import { AppError, STATUS_OF, type ErrorType } from '../errors.js';
 import { formatValidationErrors } from './validation.js';
@@ -16,6 +16,8 @@ const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(
  */
 const RETRY_AFTER_SECONDS: Record<DependencyFailure, number> = { busy: 1, down: 5 };
 
+export const noRoute = (request: FastifyRequest) => new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
@@ -25,6 +27,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err.validation) {
       const details = formatValidationErrors(err.validation, err.validationContext ?? 'request');
       return reply.status(400).send({ type: 'validation', message: `invalid ${err.validationContext ?? 'request'}`, details });
+    }
+    if (err.code === 'FST_ERR_HANDLER_TIMEOUT') { // src/plugins/read-timeout.ts
+      request.log.warn({ route: request.routeOptions.url }, 'read timed out');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS.busy))
+        .send({ type: 'unavailable', message: 'the request took too long; retry later', details: [] });
     }
     const failure = dependencyFailure(err);
     if (failure) {
@@ -45,6 +52,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ type: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}`, details: [] });
+    const error = noRoute(request);
+    reply.status(error.statusCode).send(error.toBody());
   });
 }
