@@ -79,8 +79,8 @@ export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: {
       const before = revocations;
       const caller = await lookup(hash);
       // A revocation that arrived while the look-up ran may concern this key: answer, don't remember.
-      if (caller && revocations === before) accepted.set(hash, caller);
-      else rejected.set(key, true);
+      if (!caller) rejected.set(key, true);
+      else if (revocations === before) accepted.set(hash, caller);
       return caller;
     },
   };
