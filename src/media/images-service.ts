@@ -5,10 +5,11 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { images } from '../db/schema.js';
-import { AppError, conflict, notFound, validationError } from '../errors.js';
+import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
 import { toImage, type Image } from '../listings/listing-view.js';
 import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
+import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
@@ -57,6 +58,15 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     return image;
   }
 
+  /**
+   * Checked before any byte is stored, so that a partner cannot park files on listings it may not
+   * change or that do not exist; the lock in the transaction checks again.
+   */
+  async function mayChange(caller: Caller, country: string, listingId: number) {
+    const { claimedBy } = await findLiveListing(db, country, listingId);
+    if (isClaimedByOther(claimedBy, caller)) throw forbidden(`listing ${listingId} is claimed by another partner`);
+  }
+
   return {
     async list(country: string, listingId: number): Promise<{ numFound: number; images: Image[] }> {
       await findLiveListing(db, country, listingId);
@@ -65,7 +75,9 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     },
 
     async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
-      const stored = await storeImage(decode(input.base64));
+      const image = decode(input.base64);
+      await mayChange(caller, country, listingId);
+      const stored = await storeImage(image);
       return listingWrites.writeListing(country, async (tx) => {
         await listingWrites.lockForChange(tx, caller, country, listingId);
         const [held] = await tx.select({ n: count() }).from(images).where(eq(images.listingId, listingId));
@@ -76,7 +88,9 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     },
 
     async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
-      const stored = input.base64 === undefined ? {} : await storeImage(decode(input.base64));
+      const image = input.base64 === undefined ? undefined : decode(input.base64);
+      await mayChange(caller, country, listingId);
+      const stored = image === undefined ? {} : await storeImage(image);
       return listingWrites.writeListing(country, async (tx) => {
         await listingWrites.lockForChange(tx, caller, country, listingId);
         const before = await imageOf(tx, listingId, imageId);

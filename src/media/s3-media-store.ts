@@ -19,6 +19,8 @@ export function s3ObjectKey(prefix: string, file: string): string {
 
 export function createS3MediaStore(options: S3Options, client = new S3Client({
   region: options.region,
+  // A hung store must not hold a large-body slot or a request forever (README, "Timeouts").
+  requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
   ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
 })): MediaStore {
   const Key = (file: string) => s3ObjectKey(options.prefix, file);

@@ -32,7 +32,7 @@ const MAX_HOLD_MS = 10 * 60_000;
 const requestHash = (request: FastifyRequest) =>
   createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
 
-export function installIdempotency(app: FastifyInstance, { db, leaseMs, waitMs = 10_000 }: { db: Db; leaseMs: number; waitMs?: number }): void {
+export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBodyBytes, waitMs = 10_000 }: { db: Db; leaseMs: number; largeBodyBytes: number; waitMs?: number }): void {
   const keys = createIdempotencyDal(db, leaseMs);
   app.decorateRequest('idempotencyKey', undefined);
 
@@ -62,7 +62,10 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, waitMs =
     const id = { partnerId: request.caller.partnerId, key: header };
     const hash = requestHash(request);
     await keys.forgetExpired(id);
-    const deadline = Date.now() + waitMs;
+    // A large body holds one of the few large-body slots (large-body-gate.ts) while it waits here:
+    // it answers at once instead, so duplicate retries of an upload cannot block everyone's.
+    const holdsLargeBodySlot = Number(request.headers['content-length'] ?? 0) > largeBodyBytes;
+    const deadline = Date.now() + (holdsLargeBodySlot ? 0 : waitMs);
     for (;;) {
       const found = await keys.acquire(id, hash);
       switch (found.state) {
@@ -93,11 +96,17 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, waitMs =
     const held = request.idempotencyKey;
     if (!held) return payload;
     held.stopRenewing();
-    if (reply.statusCode < 300) {
-      await keys.complete(held.lease, reply.statusCode, JSON.parse(String(payload)));
-    } else {
-      // A failed request is not remembered: the partner may fix it and retry with the same key.
-      await keys.release(held.lease);
+    try {
+      if (reply.statusCode < 300) {
+        await keys.complete(held.lease, reply.statusCode, JSON.parse(String(payload)));
+      } else {
+        // A failed request is not remembered: the partner may fix it and retry with the same key.
+        await keys.release(held.lease);
+      }
+    } catch {
+      // The work is committed (or failed) whatever happens to the key: the client gets its answer.
+      // The key then stays in progress until its lease runs out (README, "Idempotency keys").
+      request.log.warn('could not store the answer of an Idempotency-Key');
     }
     return payload;
   });

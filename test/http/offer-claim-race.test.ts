@@ -4,7 +4,8 @@ import t from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
 import { build, eventually, listingInput } from '../helper.js';
 
-const { app, deps, partner } = await build(t);
+// No lock timeout: the request under test waits on a lock the test holds while it looks around.
+const { app, deps, partner } = await build(t, { config: { DB_LOCK_TIMEOUT_MS: 0 } });
 const alice = await partner();
 const bob = await partner();
 const offer = { message: 'Zwei Brötchen gratis', url: 'https://example.com/offer' };

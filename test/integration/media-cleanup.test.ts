@@ -8,7 +8,8 @@ import { contentKey, mediaFileName, parseMediaFileName } from '../../src/media/m
 import { jpegWithComment } from '../fixtures/crafted-images.js';
 import { build, config, eventually, listingInput, runId } from '../helper.js';
 
-const { app, deps, partner } = await build(t);
+// No lock timeout: the request under test waits on a lock the test holds while it looks around.
+const { app, deps, partner } = await build(t, { config: { DB_LOCK_TIMEOUT_MS: 0 } });
 const { db } = deps.database;
 const store = createMediaStore(config);
 const owner = await partner();
