@@ -51,12 +51,39 @@ t.test('clean-up removes a file no image refers to, only after the grace period'
   t.same(await db.select().from(mediaCleanup).where(candidate(file)), [], 'the candidate is done');
 });
 
+t.test('an upload refused before its transaction (403) stores nothing', async (t) => {
+  const bytes = jpegWithComment(`cleanup ${runId} refused early`);
+  const listingId = await createListing(owner.auth);
+  t.equal((await upload(other.auth, listingId, bytes)).statusCode, 403);
+  t.equal(await stored(fileOf(bytes)), undefined, 'no file parked on a listing the caller may not change');
+});
+
 t.test('an upload whose transaction fails (403) leaves its file unreferenced, and clean-up removes it', async (t) => {
   const bytes = jpegWithComment(`cleanup ${runId} refused`);
   const file = fileOf(bytes);
   const listingId = await createListing(owner.auth);
-  const res = await upload(other.auth, listingId, bytes);
-  t.equal(res.statusCode, 403);
+  const [{ claimedBy }] = await db.select({ claimedBy: listings.claimedBy }).from(listings).where(eq(listings.id, listingId)) as [{ claimedBy: number }];
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${listingId}/claim`, headers: owner.auth })).statusCode, 204);
+
+  // The other partner's upload passes the early check (unclaimed) and writes its file; the owner's
+  // claim, held open meanwhile, commits before the upload's transaction gets the listing.
+  let release!: () => void;
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const claim = db.transaction(async (tx) => {
+    await tx.update(listings).set({ claimedBy }).where(eq(listings.id, listingId));
+    locked();
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  await isLocked;
+  const refused = upload(other.auth, listingId, bytes);
+  try {
+    await eventually(async () => ((await stored(file)) ? true : undefined), 10_000, 'the upload to write its file');
+  } finally {
+    release();
+    await claim;
+  }
+  t.equal((await refused).statusCode, 403);
   t.same(await stored(file), bytes, 'written before the transaction, no listing lock held meanwhile');
   t.equal((await fetchPublic(file)).statusCode, 404, 'no image refers to it: never served');
   t.equal((await db.select().from(mediaCleanup).where(candidate(file))).length, 1, 'a clean-up candidate');
