@@ -23,6 +23,10 @@ COPY package.json ./
 COPY mappings/*.json ./mappings/
 COPY drizzle ./drizzle
 COPY data ./data
+# The local media driver's directory (MEDIA_DIR=.media), writable by the app; docker-compose.yml
+# mounts one volume there for the API (which writes files) and the indexer (whose housekeeping
+# removes them).
+RUN mkdir .media && chown node:node .media
 USER node
 EXPOSE 3000 3001
 # The V8 flags are package.json config.node_flags (test/unit/compose.test.ts keeps them equal).

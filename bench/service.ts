@@ -33,6 +33,7 @@ export function benchEnv(mode: Mode): NodeJS.ProcessEnv {
     INDEXER_PORT: String(INDEXER_PORT),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '1000000000',
+    IP_RATE_LIMIT_MAX: '1000000000',
     NODE_ENV: 'production',
   };
 }

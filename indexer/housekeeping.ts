@@ -1,26 +1,42 @@
-// Periodic clean-up of rows that have served their purpose: remembered Idempotency-Keys past
-// their 24 h and outbox events indexed more than a week ago.
-import { and, isNotNull, lt } from 'drizzle-orm';
+// Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
+// outbox events indexed more than a week ago, and stored image files no live image refers to.
+import { and, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeys, outbox } from '../src/db/schema.js';
+import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
+
+/** Rows deleted per statement: each stays far inside the statement timeout however large the backlog. */
+const PURGE_BATCH = 5_000;
 
 export async function purgeExpired(db: Db): Promise<{ keys: number; events: number }> {
   const now = Date.now();
   const keys = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS))).returning({ key: idempotencyKeys.key });
-  const events = await db.delete(outbox)
-    .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, new Date(now - OUTBOX_KEEP_MS)))).returning({ id: outbox.id });
-  return { keys: keys.length, events: events.length };
+  let events = 0;
+  for (;;) {
+    const expired = db.select({ id: outbox.id }).from(outbox)
+      .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, new Date(now - OUTBOX_KEEP_MS)))).limit(PURGE_BATCH);
+    const deleted = await db.delete(outbox).where(inArray(outbox.id, expired)).returning({ id: outbox.id });
+    events += deleted.length;
+    if (deleted.length < PURGE_BATCH) return { keys: keys.length, events };
+  }
 }
 
-export function startHousekeeping(db: Db, logger: Logger, intervalMs = 15 * 60 * 1000): { stop(): void } {
+export function startHousekeeping(
+  { db, media, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; logger: Logger },
+  intervalMs = 15 * 60 * 1000,
+): { stop(): void } {
+  // Two independent chores: one failing must not starve the other.
+  const chores = { rows: () => purgeExpired(db), mediaFiles: () => sweepMediaFiles({ db, ...media }) };
   const timer = setInterval(() => {
-    purgeExpired(db).then(
-      (purged) => logger.info(purged, 'housekeeping purged expired rows'),
-      (err) => logger.warn({ err }, 'housekeeping failed; retrying on the next tick'),
-    );
+    for (const [chore, run] of Object.entries(chores)) {
+      run().then(
+        (purged) => logger.info({ chore, purged }, 'housekeeping purged expired rows or files'),
+        (err) => logger.warn({ err, chore }, 'housekeeping failed; retrying on the next tick'),
+      );
+    }
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

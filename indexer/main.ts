@@ -4,12 +4,13 @@ import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import closeWithGrace from 'close-with-grace';
 import { indexNames } from '../mappings/index.js';
-import { loadConfig, publicUrls } from '../src/config.js';
+import { databaseTimeouts, loadConfig, publicUrls } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
 import { createIndexQueue } from '../src/indexing/queue.js';
 import { createLogger } from '../src/logger.js';
+import { createMediaStore } from '../src/media/create-media-store.js';
 import { createMetrics } from '../src/metrics.js';
 import { createOpenSearchClient } from '../src/search/opensearch-client.js';
 import { startHousekeeping } from './housekeeping.js';
@@ -19,7 +20,7 @@ import { startWorker } from './worker.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'indexer');
-const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, databaseTimeouts(config));
 const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
 const probeRedis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
 probeRedis.on('error', () => {});
@@ -41,7 +42,8 @@ const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue });
 const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
-const housekeeping = startHousekeeping(database.db, logger);
+// The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
+const housekeeping = startHousekeeping({ db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, logger });
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
 
 // The indexer's own small HTTP surface for ops: liveness, readiness and metrics.

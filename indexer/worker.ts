@@ -25,9 +25,9 @@ export function startWorker(opts: {
   worker.on('failed', (job, err) => {
     const dependency = dependencyOf(err);
     if (dependency) opts.metrics.dependencyErrors.inc({ dependency });
-    opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'index job failed; will retry');
+    opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err }, 'index job failed; will retry');
   });
-  worker.on('error', (err) => opts.logger.warn({ err: err.message }, 'worker connection error'));
+  worker.on('error', (err) => opts.logger.warn({ err }, 'worker connection error'));
   return {
     worker,
     async close() {

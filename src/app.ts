@@ -7,13 +7,16 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { installCountryAuth } from './plugins/auth.js';
+import { installEarlyAnswers } from './plugins/early-answers.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from './plugins/http-errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { installRateLimit } from './plugins/rate-limit.js';
+import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
+import { installReadTimeout } from './plugins/read-timeout.js';
+import { requestId } from './plugins/request-id.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
 import { healthRoutes } from './routes/health.js';
@@ -32,11 +35,17 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
-    // Slow clients must not hold sockets forever (issue 8).
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    // genReqId reads X-Request-Id itself and keeps only a safe one.
+    requestIdHeader: false,
+    genReqId: requestId,
+    // Slow clients must not hold sockets forever. Node enforces requestTimeout only as often as it
+    // checks its connections (every 30 s unless told), and waits up to 60 s for headers.
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(10_000, config.HTTP_REQUEST_TIMEOUT_MS) },
+    // Only the configured proxies may name the client, whose address the per-address limit counts.
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',') : false,
     routerOptions: { ignoreTrailingSlash: true },
     // While closing, requests on open connections are served (and their connection closed, see
     // onSend) instead of Fastify's own 503 body, which is not our Error object.
@@ -53,8 +62,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
-  installLargeBodyGate(app, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY });
   installErrorHandler(app);
+  installReadTimeout(app, { ms: config.HANDLER_TIMEOUT_MS });
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests
   // finish and the server can stop without waiting for idle clients (keep-alive is 72 s).
@@ -69,14 +78,31 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
 
   // Security headers on every answer; Swagger UI brings its own content security policy.
   await app.register(helmet, { global: true });
+  // Every route, public and unknown ones included, is limited per client address before it costs
+  // anything more; then unknown routes are answered without reading their body.
+  installAddressRateLimit(app, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:ip:`, max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  installEarlyAnswers(app, { largeBodyBytes: config.LARGE_BODY_BYTES });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);
-  await app.register(mediaRoutes, { images: deps.images });
+  await app.register(async (media) => {
+    // Partner websites embed the images from their own origins; helmet's default is same-origin.
+    media.addHook('onRequest', async (_request, reply) => {
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+    });
+    // A file goes out as fast as the client reads it; the read timeout would cut a slow download.
+    media.addHook('onRoute', (route) => {
+      route.handlerTimeout = undefined;
+    });
+    await media.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
+  });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
   await app.register(async (countryScope) => {
-    await installRateLimit(countryScope, { redis: deps.redis, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, namespace: config.QUEUE_PREFIX });
+    // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
+    // of large bodies, so that only a valid key is counted or ever holds a slot.
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
-    installIdempotency(countryScope, { db: deps.database.db });
+    installKeyRateLimit(countryScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+    installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
     await countryScope.register(listingRoutes, { listings: deps.listings });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
     await countryScope.register(imageRoutes, { images: deps.images });

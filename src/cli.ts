@@ -16,6 +16,8 @@ import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
 import { countLiveListings, reindexCountry } from './indexing/reindex.js';
 import { createListingsService } from './listings/listings-service.js';
 import { createLogger } from './logger.js';
+import { announceRevokedKeys, revocationChannel } from './partners/key-revocations.js';
+import { createKeysService } from './partners/keys-service.js';
 import { createPartnersService } from './partners/partners-service.js';
 import { projectPath } from './project-paths.js';
 import { SAMPLE_LISTINGS } from './sample/sample-data.js';
@@ -83,16 +85,48 @@ partner.command('create <name>').description('create a partner; prints its key o
     console.log(`partner ${created.id} (${opts.admin ? 'admin' : 'partner'}) created; its key, shown once:`);
     console.log(created.key);
   }));
-partner.command('list').description('list partners').action(() => withDatabase(async ({ db }) => {
+partner.command('list').description('list partners, each followed by its keys (indented)').action(() => withDatabase(async ({ db }) => {
+  const keys = await createKeysService({ db }).list();
   for (const p of await createPartnersService({ db }).list()) {
     console.log([p.id, p.role, p.revokedAt ? 'revoked' : 'active', p.name].join('\t'));
+    for (const k of keys.filter((key) => key.partnerId === p.id)) {
+      console.log(['', 'key', k.id, k.revokedAt ? 'revoked' : 'active', `created ${k.createdAt.toISOString()}`].join('\t'));
+    }
   }
 }));
 partner.command('revoke <id>').description('revoke a partner and all its keys').action((id: string) => withDatabase(async ({ db }) => {
   const revoked = await createPartnersService({ db }).revoke(Number(id));
   console.error(revoked ? `partner ${id} revoked` : `no active partner ${id}`);
   if (!revoked) process.exitCode = 1;
+  else await announce(await createKeysService({ db }).hashesOf(Number(id)));
 }));
+partner.command('key-create <partnerId>').description('create another key for a partner (rotation); prints it on the last line')
+  .action((partnerId: string) => withDatabase(async ({ db }) => {
+    const created = await createKeysService({ db }).create(Number(partnerId));
+    if (!created) {
+      console.error(`no active partner ${partnerId}`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`key ${created.id} of partner ${partnerId} created; shown once:`);
+    console.log(created.key);
+  }));
+partner.command('key-revoke <keyId>').description('revoke one key; the partner, its other keys and its claims stay')
+  .action((keyId: string) => withDatabase(async ({ db }) => {
+    const keyHash = await createKeysService({ db }).revoke(Number(keyId));
+    console.error(keyHash ? `key ${keyId} revoked` : `no active key ${keyId}`);
+    if (!keyHash) process.exitCode = 1;
+    else await announce([keyHash]);
+  }));
+
+/** Tells every API instance to forget revoked keys at once; without Redis they expire from its cache. */
+async function announce(keyHashes: string[]): Promise<void> {
+  try {
+    await announceRevokedKeys(config.REDIS_URL, revocationChannel(config.QUEUE_PREFIX), keyHashes);
+  } catch {
+    console.error(`warning: Redis unreachable, the revocation was not announced; API instances accept the key for at most ${config.AUTH_CACHE_MS} ms more`);
+  }
+}
 
 program.command('sample').description('create a demo partner and a few sample listings in "de" once')
   .action(() => withDatabase(async ({ db }) => {

@@ -13,6 +13,9 @@ export const ConfigSchema = Type.Object({
   INDEXER_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001, description: 'Indexer health/metrics port' }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/listings' }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'Longest statement of the API and indexer (0: none); ops commands have none' }),
+  DB_LOCK_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 3000, description: 'Longest wait for a row or table lock (0: none); a request that waits longer answers 503' }),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'A transaction left idle this long is ended, releasing its locks (0: never)' }),
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
   OPENSEARCH_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9200' }),
   INDEX_PREFIX: Type.String({ pattern: '^[a-z0-9_-]*$', default: '', description: 'Prepended to every index and alias name' }),
@@ -24,19 +27,33 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   LARGE_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024, description: 'Bodies above this size are read a few at a time' }),
   LARGE_BODY_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Large bodies read and parsed at once' }),
+  LARGE_BODY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000, description: 'Time a large body may take to arrive once it holds a slot' }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'Time a whole request (headers and body) may take to arrive' }),
+  HTTP_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'A socket silent this long during a request is closed' }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 72_000, description: 'Idle keep-alive connections are closed after this; above the usual 60 s of load balancers' }),
+  HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'A read (GET, HEAD) not answered within this answers 503' }),
   MEDIA_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local', description: 'Where image bytes are stored' }),
   MEDIA_DIR: Type.String({ minLength: 1, default: '.media', description: 'Directory of the local media driver' }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024, description: 'Largest decoded image' }),
+  IMAGE_MAX_WIDTH: Type.Integer({ minimum: 1, default: 10_000, description: 'Widest image accepted, in pixels (read from the header)' }),
+  IMAGE_MAX_HEIGHT: Type.Integer({ minimum: 1, default: 10_000, description: 'Highest image accepted, in pixels' }),
+  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 40_000_000, description: 'Most pixels (width × height) an image may declare' }),
+  MEDIA_CACHE_MAX_AGE_S: Type.Integer({ minimum: 0, default: 3600, description: 'Cache lifetime of /media files: how long a removed image may stay in caches' }),
+  MEDIA_CLEANUP_GRACE_MS: Type.Integer({ minimum: 60_000, default: 3600 * 1000, description: 'Age before an unreferenced media file is removed; longer than any upload transaction' }),
   S3_BUCKET: Type.String({ default: '', description: 'Bucket of the s3 media driver' }),
   S3_PREFIX: Type.String({ default: 'media/', description: 'Key prefix in the bucket' }),
   S3_REGION: Type.String({ default: 'us-east-1' }),
   S3_ENDPOINT: Type.String({ default: '', description: 'Endpoint of an S3-compatible service (MinIO...); empty for AWS' }),
-  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revoked key works at most this long' }),
+  AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revocation reaches every instance at once through Redis, and while that channel is down a revoked key works at most this long' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
+  IP_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 6000, description: 'Requests per client address (IPv6: per /64) and window, counted before authentication' }),
+  TRUST_PROXY: Type.String({ pattern: '^[0-9A-Fa-f.:/,]*$', default: '', description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For names the client; empty: none' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 8 }),
+  IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
+  REVIEWS_PER_PARTNER_PER_LISTING: Type.Integer({ minimum: 1, default: 100, description: 'Partner reviews one partner may hold on one listing; the next is 409 (website reviews are not counted)' }),
 });
 
 export type Config = Static<typeof ConfigSchema> & { countries: readonly string[] };
@@ -44,6 +61,37 @@ export type Config = Static<typeof ConfigSchema> & { countries: readonly string[
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/** Names of settings whose values are secrets as a whole. */
+const SECRET_NAME = /PASSWORD|SECRET|TOKEN|(^|_)KEY(_|$)/i;
+/** Query parameters of a URL that carry credentials (libpq accepts `?password=`). */
+const SECRET_PARAM = /pass|secret|token|key/i;
+
+/** `value` with the credentials it may carry replaced: a URL's password and secret parameters. */
+export function redactCredentials(value: string): string {
+  try {
+    const url = new URL(value);
+    let changed = false;
+    if (url.password) {
+      url.password = '***';
+      changed = true;
+    }
+    for (const name of new Set(url.searchParams.keys())) {
+      if (SECRET_PARAM.test(name)) {
+        url.searchParams.set(name, '***');
+        changed = true;
+      }
+    }
+    return changed ? url.href : value;
+  } catch {
+    // Not a URL (a scheme missing or mistyped), yet `user:password@host` still holds a password.
+    return value.replace(/:[^:@/\s]*@/g, ':***@');
+  }
+}
+
+/** A setting's value as an error message may show it. */
+const shownValue = (key: string, value: unknown): string =>
+  (SECRET_NAME.test(key) ? '[redacted]' : JSON.stringify(redactCredentials(String(value))));
 
 /** Reads the variables of ConfigSchema from `env`, applying defaults and converting numbers. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,13 +103,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withDefaults = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   const errors = [...Value.Errors(ConfigSchema, withDefaults)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.path.slice(1)}=${JSON.stringify(raw[e.path.slice(1)])}: ${e.message}`);
+    const lines = errors.map((e) => {
+      const key = e.path.slice(1);
+      return `${key}${raw[key] === undefined ? '' : `=${shownValue(key, raw[key])}`}: ${e.message}`;
+    });
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
   if (config.MEDIA_DRIVER === 's3' && !config.S3_BUCKET) throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when MEDIA_DRIVER=s3');
   return { ...config, countries: config.COUNTRIES.toLowerCase().split(',') };
 }
+
+/** Limits of the long-running processes' database sessions (src/db/client.ts). */
+export const databaseTimeouts = (config: Config) => ({
+  statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+  lockMs: config.DB_LOCK_TIMEOUT_MS,
+  idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+});
 
 /** Bases of the addresses the service hands out: listing pages and image files. */
 export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL, media: config.PUBLIC_MEDIA_BASE_URL });

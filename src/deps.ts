@@ -1,7 +1,7 @@
 // Wires the long-lived clients and services of the API process from the configuration.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { publicUrls, type Config } from './config.js';
+import { databaseTimeouts, publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -11,9 +11,9 @@ import { createListingsService, type ListingsService } from './listings/listings
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
 import { createImagesService, type ImagesService } from './media/images-service.js';
-import { createLocalMediaStore } from './media/local-media-store.js';
-import type { MediaStore } from './media/media-store.js';
+import { createMediaStore } from './media/create-media-store.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
+import { followRevokedKeys, revocationChannel, type RevokedKeysFollower } from './partners/key-revocations.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
@@ -28,6 +28,7 @@ export interface ApiDeps {
   metrics: Metrics;
   search: SearchService;
   partners: PartnersService;
+  revokedKeys: RevokedKeysFollower;
   listings: ListingsService;
   claims: ClaimsService;
   offers: OffersService;
@@ -43,7 +44,7 @@ export interface ApiDepsOverrides {
 }
 
 export function createApiDeps(config: Config, logger: Logger, overrides: ApiDepsOverrides = {}): ApiDeps {
-  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, databaseTimeouts(config));
   const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => {});
   const opensearch = createOpenSearchClient(config.OPENSEARCH_URL);
@@ -52,6 +53,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const publish = createPublisher(queue, logger);
   const names = indexNames(config.INDEX_PREFIX);
   const listings = createListingsService({ db: database.db, publish, urls: publicUrls(config) });
+  const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
+  const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
   return {
     database,
     redis,
@@ -60,14 +63,16 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger }),
-    partners: createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS }),
+    partners,
+    revokedKeys,
     listings,
     claims: createClaimsService({ listings }),
-    offers: createOffersService({ db: database.db }),
+    offers: createOffersService({ db: database.db, listings }),
     mappings: createMappingsService({ db: database.db }),
-    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, maxBytes: config.IMAGE_MAX_BYTES }),
-    reviews: createReviewsService({ db: database.db, listings }),
+    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
+    reviews: createReviewsService({ db: database.db, listings, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     async close() {
+      revokedKeys.close();
       await indexQueue.close();
       redis.disconnect();
       await opensearch.close();
@@ -76,14 +81,5 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   };
 }
 
-function createMediaStore(config: Config): MediaStore {
-  if (config.MEDIA_DRIVER === 'local') return createLocalMediaStore(config.MEDIA_DIR);
-  // The AWS SDK is large: load it only when the s3 driver is configured.
-  const s3 = import('./media/s3-media-store.js').then(({ createS3MediaStore }) =>
-    createS3MediaStore({ bucket: config.S3_BUCKET, prefix: config.S3_PREFIX, region: config.S3_REGION, endpoint: config.S3_ENDPOINT || undefined }));
-  return {
-    put: async (...args) => (await s3).put(...args),
-    get: async (...args) => (await s3).get(...args),
-    delete: async (...args) => (await s3).delete(...args),
-  };
-}
+const imageLimits = (config: Config) =>
+  ({ maxBytes: config.IMAGE_MAX_BYTES, maxWidth: config.IMAGE_MAX_WIDTH, maxHeight: config.IMAGE_MAX_HEIGHT, maxPixels: config.IMAGE_MAX_PIXELS });

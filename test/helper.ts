@@ -9,7 +9,7 @@ import { loadConfig, publicUrls, type Config } from '../src/config.js';
 import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
 import { ensureListingsIndices } from '../src/indexing/index-setup.js';
 import { createIndexQueue } from '../src/indexing/queue.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, type Logger } from '../src/logger.js';
 import type { Role } from '../src/partners/partners-service.js';
 import type { ListingInput } from '../src/schemas/listing.js';
 import { startRelay } from '../indexer/relay.js';
@@ -28,11 +28,12 @@ export interface TestApp {
   partner(role?: Role): Promise<{ id: number; auth: { authorization: string } }>;
 }
 
-export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Partial<Config> } = {}): Promise<TestApp> {
+export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Partial<Config>; logger?: Logger } = {}): Promise<TestApp> {
   const appConfig = { ...config, ...overrides.config };
-  const deps = createApiDeps(appConfig, logger, overrides);
+  const appLogger = overrides.logger ?? logger;
+  const deps = createApiDeps(appConfig, appLogger, overrides);
   await ensureListingsIndices(deps.opensearch, config.INDEX_PREFIX, config.countries);
-  const app = await buildApp({ config: appConfig, logger, deps });
+  const app = await buildApp({ config: appConfig, logger: appLogger, deps });
   t.teardown(async () => {
     await app.close();
     await deps.close();

@@ -17,10 +17,31 @@ export interface Database {
 // Postgres bigint (int8) comes back as a string by default; our ids stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createDatabase(url: string, poolSize = 10): Database {
+/** Session limits in milliseconds, 0 for none. */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
+/**
+ * `timeouts` bound how long a request can wait on PostgreSQL: a statement, a lock held by another
+ * transaction, a transaction its client forgot. The API and the indexer pass them; ops commands
+ * (migrations, seed, reindex) run long statements on purpose and pass none.
+ */
+export function createDatabase(url: string, poolSize = 10, timeouts?: DatabaseTimeouts): Database {
   // No JIT: our queries are short, and PostgreSQL compiled the listing read (cost inflated by its
   // correlated subqueries) for about a second per call; measured, see listings-repository.ts.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: '-c jit=off',
+    ...(timeouts && {
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    }),
+  });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });

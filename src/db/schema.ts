@@ -2,7 +2,7 @@
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -106,6 +106,9 @@ export const mappings = pgTable('mappings', {
   index('mappings_listing_idx').on(t.listingId),
 ]);
 
+/** A 64-bit transaction id (PostgreSQL 13+); read as text, compared only inside PostgreSQL. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /**
  * Index events, written in the same transaction as the change they describe. A row is done when
  * OpenSearch accepted the listing at `version` or newer; until then the relay keeps re-enqueueing it.
@@ -117,9 +120,12 @@ export const outbox = pgTable('outbox', {
   version: id('version').notNull(),
   createdAt: createdAt(),
   processedAt: timestamp('processed_at', { withTimezone: true }),
+  /** The writing transaction: a reindex compares it with its start snapshot (src/indexing/reindex.ts). */
+  txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
 }, (t) => [
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
   index('outbox_listing_idx').on(t.listingId),
+  index('outbox_txid_idx').on(t.txid),
 ]);
 
 /** At most one offer a listing (CONTRACT section 7); not part of the index document. */
@@ -135,7 +141,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
  * Remembered POST responses per partner and Idempotency-Key (CONTRACT section 13), shared by
- * every API instance. A row without a status is a request still in flight.
+ * every API instance. A row without a status is a request still in flight, held by a lease
+ * (src/idempotency/idempotency-dal.ts).
  */
 export const idempotencyKeys = pgTable('idempotency_keys', {
   partnerId: id('partner_id').notNull().references(() => partners.id),
@@ -144,6 +151,10 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   statusCode: integer('status_code'),
   response: jsonb('response'),
   createdAt: createdAt(),
+  /** The holder renews this while it runs; once it has passed, the holder is presumed dead. */
+  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull().defaultNow(),
+  /** Grows with every take-over: only the current attempt may renew, complete or release the key. */
+  attempt: integer('attempt').notNull().default(1),
 }, (t) => [primaryKey({ columns: [t.partnerId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)]);
 
 /** Images of a listing; the bytes live in the media store under a content-addressed key. */
@@ -161,6 +172,18 @@ export const images = pgTable('images', {
   size: integer('size').notNull(),
   createdAt: createdAt(),
 }, (t) => [index('images_listing_idx').on(t.listingId), index('images_key_idx').on(t.key)]);
+
+/**
+ * Stored files that may have no image left: written by an upload (whose transaction may still
+ * be open or may fail) or no longer referred to. `since` is the latest such event; housekeeping
+ * removes the file once it is older than the grace period and no image of a live listing refers
+ * to it (src/media/media-cleanup.ts).
+ */
+export const mediaCleanup = pgTable('media_cleanup', {
+  key: text('key').notNull(),
+  ext: text('ext').notNull(),
+  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.key, t.ext] }), index('media_cleanup_since_idx').on(t.since)]);
 
 /** Reviews: `partnerId` is who wrote it; `origin` is `website` for reviews posted with an admin key. */
 export const reviews = pgTable('reviews', {

@@ -11,7 +11,7 @@ import { splitAddress } from './split-address.js';
  * The version of what this module writes. Raise it when a field's content changes (not only its
  * mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
  */
-export const DOCUMENT_FORMAT = 4;
+export const DOCUMENT_FORMAT = 5;
 
 export interface ListingDocumentInput {
   listing: Listing;
@@ -20,6 +20,7 @@ export interface ListingDocumentInput {
   boost: number;
   version: number;
   updatedAt: Date;
+  /** Of the listing's `website` reviews only (listings-repository.ts). */
   rating?: { mean: number; count: number } | undefined;
 }
 

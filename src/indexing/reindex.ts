@@ -1,16 +1,27 @@
 // Zero-downtime rebuild of a country's index from PostgreSQL (the minimal distribution has no
 // _reindex): bulk-load a new index with external versions, swap the aliases atomically, then
 // catch up the writes made meanwhile and drop the old index. Searches answer throughout.
-import { and, asc, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+//
+// Why the catch-up misses no write, however long its transaction ran: before the copy we take
+// PostgreSQL's snapshot S (which transactions have committed). Every page of the copy is read
+// later, so it sees every transaction S sees: their writes are in the new index. A transaction S
+// does not see may have committed before its page was read or after, and may have been indexed
+// into the old index by the worker: after the swap, every outbox row whose writing transaction
+// (`outbox.txid`) S does not see is marked pending again and synced into the new index. A
+// transaction that commits only after that statement began committed after the swap, so its own
+// job (published after commit, or relayed) reaches the new index through the alias. Commit order
+// is what counts; `created_at` is the transaction's start and says nothing about it.
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { listingsIndexDefinition, type IndexNames } from '../../mappings/index.js';
 import { listingsIndexBody } from './index-setup.js';
 import type { Db } from '../db/client.js';
-import { listings, outbox } from '../db/schema.js';
+import { listings } from '../db/schema.js';
 import type { PublicUrls } from '../listings/listing-view.js';
 import { loadListingRecords } from '../listings/listings-repository.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
+import { currentSnapshot, reopenEventsUnseenBy } from './outbox.js';
 import type { SyncListing } from './listing-sync.js';
 
 export interface ReindexDeps {
@@ -29,8 +40,34 @@ export interface ReindexResult {
   droppedIndices: string[];
 }
 
-/** Writes made this long before the start are caught up too, against clock skew between statements. */
-const CATCH_UP_MARGIN_MS = 5000;
+/** Points where a test can hold the reindex to commit a write in between. */
+export type ReindexPhase = 'copied' | 'swapped';
+
+/** Runs `work` up to `attempts` times, waiting 0.5 s, 1 s, 2 s... between tries. */
+async function withRetries<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * Syncs the listings into the (new) index, 16 at a time, each retried; returns those that still
+ * failed. Their outbox rows stay pending (sync marks a row done only after indexing it).
+ */
+async function catchUp(deps: ReindexDeps, country: string, listingIds: number[]): Promise<number[]> {
+  const failed: number[] = [];
+  for (let i = 0; i < listingIds.length; i += 16) {
+    const batch = listingIds.slice(i, i + 16);
+    const results = await Promise.allSettled(batch.map((listingId) => withRetries(() => deps.sync({ listingId, country, version: 1 }))));
+    results.forEach((r, n) => { if (r.status === 'rejected') failed.push(batch[n]!); });
+  }
+  return failed;
+}
 
 /** Live listing ids of a country in id order, a page at a time (keyset pagination). */
 export async function* listingIdPages(db: Db, country: string, pageSize: number): AsyncGenerator<number[]> {
@@ -69,12 +106,15 @@ async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promi
 export async function reindexCountry(
   deps: ReindexDeps,
   country: string,
-  opts: { pageSize?: number; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    pageSize?: number; concurrency?: number; onProgress?: (done: number, total: number) => void;
+    onPhase?: (phase: ReindexPhase) => Promise<void>;
+  } = {},
 ): Promise<ReindexResult> {
   const { db, opensearch, names, logger } = deps;
   const pageSize = opts.pageSize ?? 1000;
-  // The database's clock, the same one that stamps outbox rows.
-  const [{ startedAt }] = (await db.execute<{ startedAt: string }>(sql`select now() as "startedAt"`)).rows as [{ startedAt: string }];
+  // Before the first page is read: see the comment at the top.
+  const snapshot = await currentSnapshot(db);
   const total = await countLiveListings(db, country);
   const index = names.newListingsIndex(country);
   // No refreshes while loading: fewer, larger segments; searches still read the old index.
@@ -96,6 +136,7 @@ export async function reindexCountry(
   }
   for (const page of inFlight) documents += await page;
   opts.onProgress?.(documents, total);
+  await opts.onPhase?.('copied');
 
   // One segment: a query looks its typo terms up once per segment, and a bulk load leaves dozens
   // (at 1 000 000 listings, 35 segments cost queries about twice the CPU of one; docs/search.md).
@@ -117,13 +158,17 @@ export async function reindexCountry(
     },
   });
 
-  // Writes committed since the start may have reached only the old index: index them again.
-  const changed = await db.selectDistinct({ listingId: outbox.listingId }).from(outbox)
-    .where(and(eq(outbox.country, country), gte(outbox.createdAt, new Date(new Date(startedAt).getTime() - CATCH_UP_MARGIN_MS))));
-  for (let i = 0; i < changed.length; i += 16) {
-    await Promise.all(changed.slice(i, i + 16).map(({ listingId }) => deps.sync({ listingId, country, version: 1 })));
-  }
+  await opts.onPhase?.('swapped');
+
+  // Writes the copy may have missed, made pending first: if the catch-up below fails, the
+  // indexer's relay still delivers them into the new index.
+  const changed = await withRetries(() => reopenEventsUnseenBy(db, country, snapshot));
+  const failed = await catchUp(deps, country, changed);
   if (old.length) await opensearch.indices.delete({ index: old });
+  if (failed.length) {
+    logger.error({ country, index, failed: failed.length }, 'reindex catch-up incomplete; the outbox relay delivers the rest');
+    throw new Error(`reindex of ${country}: catch-up failed for ${failed.length} of ${changed.length} listings; their outbox events stay pending and the indexer's relay delivers them`);
+  }
   logger.info({ country, index, documents, caughtUp: changed.length, dropped: old }, 'reindex done');
   return { index, documents, caughtUp: changed.length, droppedIndices: old };
 }

@@ -15,7 +15,7 @@ export interface ListingRecord {
   links: { id: number; type: string; url: string }[];
   categories: { id: string; name: string }[];
   images: StoredImage[];
-  /** Mean rating and count over all reviews; undefined without reviews. */
+  /** Mean rating and count over the `website` reviews; undefined without any. */
   rating: { mean: number; count: number } | undefined;
   creatorName: string;
 }
@@ -40,8 +40,10 @@ const subObjects = {
   images: jsonRows<Omit<StoredImage, 'createdAt'> & { createdAt: string }>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
     'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
     'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listings.id}`),
+  // Website reviews only: partner reviews are private to their author (CONTRACT sections 5 and 9),
+  // and a public mean over them would let any partner work out another partner's reviews.
   rating: sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
-    from ${reviews} r where r.listing_id = ${listings.id} having count(*) > 0)`,
+    from ${reviews} r where r.listing_id = ${listings.id} and r.origin = 'website' having count(*) > 0)`,
 };
 
 /** Loads listings by id, soft-deleted ones included (the indexer needs their version). */

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/pg-errors.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
 import { recordIndexEvent, type PublishIndexEvents } from '../indexing/outbox.js';
+import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
@@ -83,6 +84,17 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
     return row;
   }
 
+  /**
+   * Locks a live listing the caller may change (CONTRACT section 3), or throws 404 / 403. The
+   * ownership check must run under the lock: a claim committed in between would otherwise let
+   * another partner's write land on the newly claimed listing.
+   */
+  async function lockForChange(tx: DbOrTx, caller: Caller, country: string, id: number): Promise<ListingRow> {
+    const row = await lockListing(tx, country, id);
+    if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+    return row;
+  }
+
   async function readOrThrow(tx: DbOrTx, country: string, id: number, withImages = true): Promise<Listing> {
     const record = await loadListingRecord(tx, id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
@@ -119,6 +131,7 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
   return {
     writeListing,
     lockListing,
+    lockForChange,
     setMapping,
 
     async get(country: string, id: number): Promise<Listing> {
@@ -150,8 +163,7 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
       await writeListing(country, async (tx) => {
-        const row = await lockListing(tx, country, id);
-        if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+        await lockForChange(tx, caller, country, id);
         const ids = async (table: typeof listingEmails | typeof listingPhones | typeof listingLinks) =>
           new Set((await tx.select({ id: table.id }).from(table).where(eq(table.listingId, id))).map((r) => r.id));
         const { errors, hours } = validateListingInput(input, {
@@ -171,11 +183,13 @@ export function createListingsService({ db, publish, urls }: ListingsServiceDeps
 
     async remove(caller: Caller, country: string, id: number): Promise<void> {
       await writeListing(country, async (tx) => {
-        const row = await lockListing(tx, country, id);
-        if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
+        await lockForChange(tx, caller, country, id);
         // Soft delete: the row keeps its growing version, which the indexer deletes with.
         await tx.update(listings).set({ deletedAt: new Date() }).where(eq(listings.id, id));
         await tx.delete(mappings).where(eq(mappings.listingId, id));
+        // Its image files stop being served now (only live listings' images are) and are removed
+        // later, unless another listing shares them.
+        await markListingFilesForCleanup(tx, id);
         return { listingId: id, result: undefined };
       });
     },

@@ -1,30 +1,29 @@
 // The offer of a listing (CONTRACT section 7). Offers are not shown in searches, so they change
-// no version and write no outbox event.
+// no version and write no outbox event; they still hold the listing row like every other write.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import { offers } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import { findLiveListing } from './listings-repository.js';
-import { isClaimedByOther } from './ownership.js';
+import type { ListingsService } from './listings-service.js';
 
 export interface Offer {
   message: string;
   url: string;
 }
 
-export function createOffersService({ db }: { db: Db }) {
-  async function assertMayChange(caller: Caller, country: string, id: number) {
-    const row = await findLiveListing(db, country, id);
-    if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${id} is claimed by another partner`);
-  }
+export function createOffersService({ db, listings }: { db: Db; listings: Pick<ListingsService, 'lockForChange'> }) {
+  const changeOffer = (caller: Caller, country: string, id: number, write: (tx: DbOrTx) => Promise<unknown>) =>
+    db.transaction(async (tx) => {
+      await listings.lockForChange(tx, caller, country, id);
+      await write(tx);
+    });
 
   return {
-    async put(caller: Caller, country: string, id: number, offer: Offer): Promise<void> {
-      await assertMayChange(caller, country, id);
-      await db.insert(offers).values({ listingId: id, ...offer })
-        .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } });
-    },
+    put: (caller: Caller, country: string, id: number, offer: Offer): Promise<void> =>
+      changeOffer(caller, country, id, (tx) => tx.insert(offers).values({ listingId: id, ...offer })
+        .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } })),
 
     async get(country: string, id: number): Promise<Offer> {
       await findLiveListing(db, country, id);
@@ -33,10 +32,8 @@ export function createOffersService({ db }: { db: Db }) {
       return offer;
     },
 
-    async remove(caller: Caller, country: string, id: number): Promise<void> {
-      await assertMayChange(caller, country, id);
-      await db.delete(offers).where(eq(offers.listingId, id));
-    },
+    remove: (caller: Caller, country: string, id: number): Promise<void> =>
+      changeOffer(caller, country, id, (tx) => tx.delete(offers).where(eq(offers.listingId, id))),
   };
 }
 

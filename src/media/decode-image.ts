@@ -1,6 +1,8 @@
 // Turns an uploaded base64 string into verified image bytes: the format comes from the bytes
 // themselves (image-size reads the headers), never from what the client claims. Only complete
 // JPEG, PNG, GIF and WebP files pass; SVG, HTML, PDF, garbage and truncated files do not.
+// Dimensions are limited too: a few bytes can declare billions of pixels, which anything that
+// decodes the image later (browsers, thumbnailers) would have to allocate.
 import { imageSize } from 'image-size';
 
 export const IMAGE_FORMATS = {
@@ -18,6 +20,13 @@ export interface DecodedImage {
   contentType: string;
   width: number;
   height: number;
+}
+
+export interface ImageLimits {
+  maxBytes: number;
+  maxWidth: number;
+  maxHeight: number;
+  maxPixels: number;
 }
 
 export type DecodeResult = { image: DecodedImage } | { error: 'invalid' | 'too_large'; message: string };
@@ -45,7 +54,15 @@ export function isComplete(format: ImageFormat, bytes: Buffer): boolean {
   }
 }
 
-export function decodeImage(input: string, maxBytes: number): DecodeResult {
+/** Why the declared size breaks the limits, naming them; undefined when it does not. */
+function sizeProblem(width: number, height: number, limits: ImageLimits): string | undefined {
+  if (width <= limits.maxWidth && height <= limits.maxHeight && width * height <= limits.maxPixels) return undefined;
+  return `base64: the image declares ${width} × ${height} pixels; at most ${limits.maxWidth} wide, ${limits.maxHeight} high `
+    + `and ${limits.maxPixels} pixels in all are allowed`;
+}
+
+export function decodeImage(input: string, limits: ImageLimits): DecodeResult {
+  const { maxBytes } = limits;
   const b64 = input.replace(DATA_URL, '').replace(/\s+/g, '');
   if (b64.length === 0 || b64.length % 4 !== 0 || !BASE64.test(b64)) {
     return { error: 'invalid', message: 'base64: must be standard base64 (optionally with a data: URL prefix)' };
@@ -65,5 +82,7 @@ export function decodeImage(input: string, maxBytes: number): DecodeResult {
   }
   if (!isComplete(format, bytes)) return { error: 'invalid', message: `base64: the ${format} image is truncated` };
   if (!info.width || !info.height) return { error: 'invalid', message: 'base64: the image has no size' };
+  const tooBig = sizeProblem(info.width, info.height, limits);
+  if (tooBig) return { error: 'invalid', message: tooBig };
   return { image: { bytes, format, ...IMAGE_FORMATS[format], width: info.width, height: info.height } };
 }

@@ -1,5 +1,7 @@
 // Images of a listing (CONTRACT section 8). Changes bump the listing version (images show in
-// search results); bytes go to the media store under their content address.
+// search results); bytes go to the media store under their content address, written before the
+// transaction so that no listing lock is held during the write, and removed only by the deferred
+// clean-up (media-cleanup.ts).
 import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { images } from '../db/schema.js';
@@ -9,8 +11,9 @@ import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
-import { decodeImage, type DecodedImage } from './decode-image.js';
-import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, type MediaStore } from './media-store.js';
+import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
+import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
+import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, parseMediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
 export const MAX_IMAGES_PER_LISTING = 50;
 
@@ -22,42 +25,46 @@ export interface ImageInput {
 
 interface Deps {
   db: Db;
-  listings: Pick<ListingsService, 'writeListing' | 'lockListing'>;
+  listings: Pick<ListingsService, 'writeListing' | 'lockForChange'>;
   store: MediaStore;
   mediaBaseUrl: string;
-  maxBytes: number;
+  limits: ImageLimits;
 }
 
-export function createImagesService({ db, listings: listingWrites, store, mediaBaseUrl, maxBytes }: Deps) {
+export function createImagesService({ db, listings: listingWrites, store, mediaBaseUrl, limits }: Deps) {
   function decode(base64: string): DecodedImage {
-    const result = decodeImage(base64, maxBytes);
+    const result = decodeImage(base64, limits);
     if ('image' in result) return result.image;
     if (result.error === 'too_large') throw new AppError('payload_too_large', result.message, [result.message]);
     throw validationError([result.message]);
   }
 
-  /** Stores the bytes; returns the columns that describe them. */
+  /**
+   * Stores the bytes ahead of the transaction that will refer to them; returns the columns that
+   * describe them. Should that transaction fail, the clean-up removes the file later.
+   */
   async function storeImage(image: DecodedImage) {
     const key = contentKey(image.bytes);
+    // Marked (and committed) before the write: the clean-up then spares this file for the grace
+    // period, and waits for a deletion of an earlier copy to finish before this write begins.
+    await markForCleanup(db, { key, ext: image.ext });
     await store.put(mediaFileName(key, image.ext), image.bytes, image.contentType);
     return { key, ext: image.ext, contentType: image.contentType, width: image.width, height: image.height, size: image.bytes.length };
-  }
-
-  /** Removes a stored file no image refers to any more (best effort: /media serves only referenced files anyway). */
-  async function dropIfUnused(key: string, ext: string) {
-    const [used] = await db.select({ n: count() }).from(images).where(eq(images.key, key));
-    if (used!.n === 0) await store.delete(mediaFileName(key, ext));
-  }
-
-  async function lockForChange(tx: DbOrTx, caller: Caller, country: string, listingId: number) {
-    const row = await listingWrites.lockListing(tx, country, listingId);
-    if (isClaimedByOther(row.claimedBy, caller)) throw forbidden(`listing ${listingId} is claimed by another partner`);
   }
 
   async function imageOf(tx: DbOrTx, listingId: number, imageId: number) {
     const [image] = await tx.select().from(images).where(and(eq(images.id, imageId), eq(images.listingId, listingId)));
     if (!image) throw notFound(`image ${imageId} of listing ${listingId}`);
     return image;
+  }
+
+  /**
+   * Checked before any byte is stored, so that a partner cannot park files on listings it may not
+   * change or that do not exist; the lock in the transaction checks again.
+   */
+  async function mayChange(caller: Caller, country: string, listingId: number) {
+    const { claimedBy } = await findLiveListing(db, country, listingId);
+    if (isClaimedByOther(claimedBy, caller)) throw forbidden(`listing ${listingId} is claimed by another partner`);
   }
 
   return {
@@ -68,54 +75,52 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
     },
 
     async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
-      const decoded = decode(input.base64);
+      const image = decode(input.base64);
+      await mayChange(caller, country, listingId);
+      const stored = await storeImage(image);
       return listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const [held] = await tx.select({ n: count() }).from(images).where(eq(images.listingId, listingId));
         if (held!.n >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
-        const stored = await storeImage(decoded);
         const [row] = await tx.insert(images).values({ listingId, type: input.type, caption: input.caption, ...stored }).returning();
         return { listingId, result: toImage(row!, mediaBaseUrl) };
       });
     },
 
     async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
-      const decoded = input.base64 === undefined ? undefined : decode(input.base64);
-      let replaced: { key: string; ext: string } | undefined;
-      const image = await listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+      const image = input.base64 === undefined ? undefined : decode(input.base64);
+      await mayChange(caller, country, listingId);
+      const stored = image === undefined ? {} : await storeImage(image);
+      return listingWrites.writeListing(country, async (tx) => {
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const before = await imageOf(tx, listingId, imageId);
-        const stored = decoded ? await storeImage(decoded) : {};
         const [row] = await tx.update(images).set({
           ...(input.type !== undefined ? { type: input.type } : {}),
           ...(input.caption !== undefined ? { caption: input.caption } : {}),
           ...stored,
         }).where(eq(images.id, imageId)).returning();
-        if (decoded && before.key !== row!.key) replaced = before;
+        if (before.key !== row!.key || before.ext !== row!.ext) await markForCleanup(tx, before);
         return { listingId, result: toImage(row!, mediaBaseUrl) };
       });
-      if (replaced) await dropIfUnused(replaced.key, replaced.ext);
-      return image;
     },
 
     async remove(caller: Caller, country: string, listingId: number, imageId: number): Promise<void> {
-      const removed = await listingWrites.writeListing(country, async (tx) => {
-        await lockForChange(tx, caller, country, listingId);
+      await listingWrites.writeListing(country, async (tx) => {
+        await listingWrites.lockForChange(tx, caller, country, listingId);
         const image = await imageOf(tx, listingId, imageId);
         await tx.delete(images).where(eq(images.id, imageId));
-        return { listingId, result: image };
+        await markForCleanup(tx, image);
+        return { listingId, result: undefined };
       });
-      await dropIfUnused(removed.key, removed.ext);
     },
 
-    /** Bytes and type of a public media file, only while an image refers to it. */
-    async file(file: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
+    /** A public media file, opened as a stream, only while an image of a live listing refers to it. */
+    async file(file: string): Promise<(StoredFile & { contentType: string }) | undefined> {
       if (!MEDIA_FILE_PATTERN.test(file)) return undefined;
-      const [key, ext] = file.split('.') as [string, string];
-      const [image] = await db.select({ contentType: images.contentType }).from(images).where(and(eq(images.key, key), eq(images.ext, ext))).limit(1);
+      const image = await findLiveImageFile(db, parseMediaFileName(file));
       if (!image) return undefined;
-      const bytes = await store.get(file);
-      return bytes ? { bytes, contentType: image.contentType } : undefined;
+      const stored = await store.open(file);
+      return stored && { ...stored, contentType: image.contentType };
     },
   };
 }

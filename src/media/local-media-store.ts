@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEDIA_FILE_PATTERN, type MediaStore } from './media-store.js';
 
@@ -12,16 +13,27 @@ export function createLocalMediaStore(dir: string): MediaStore {
     async put(file, bytes) {
       const target = path(file);
       await mkdir(join(dir, file.slice(0, 2)), { recursive: true });
-      // Write then rename: a reader never sees a half-written file.
-      const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+      // Write then rename: a reader never sees a half-written file. The temporary name is unique, as
+      // two partners may upload the same bytes (the same target) at once.
+      const temp = `${target}.${randomUUID()}.tmp`;
       await writeFile(temp, bytes);
       await rename(temp, target);
     },
-    async get(file) {
+    async open(file) {
+      let handle;
       try {
-        return await readFile(path(file));
+        handle = await open(path(file), 'r');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+      // Size and stream from one open handle: a clean-up that unlinks the file meanwhile cannot
+      // make them disagree.
+      try {
+        const { size } = await handle.stat();
+        return { body: handle.createReadStream(), size };
+      } catch (err) {
+        await handle.close();
         throw err;
       }
     },

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiKeys, partners } from '../db/schema.js';
 import { generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+import { createBoundedCache } from '../bounded-cache.js';
 
 export type Role = 'partner' | 'admin';
 export interface Caller {
@@ -12,11 +13,15 @@ export interface Caller {
 
 /**
  * Authenticated keys are remembered briefly, so that a request costs no database round trip for
- * its key. A revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS).
+ * its key. A revocation is announced to every instance, which forgets the key at once; without
+ * the announcement a revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS). Failed
+ * keys are remembered apart, by the key as sent: a repeated bad key costs neither hashing nor a
+ * look-up, and a flood of bad keys evicts only other bad keys, never a valid one.
  */
-export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: number }) {
-  const cache = new Map<string, { caller: Caller | undefined; until: number }>();
-  const MAX_CACHED = 10_000;
+export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: { db: Db; cacheMs?: number; maxCached?: number }) {
+  const accepted = createBoundedCache<Caller>({ max: maxCached, ttlMs: cacheMs });
+  const rejected = createBoundedCache<true>({ max: maxCached, ttlMs: cacheMs });
+  let revocations = 0; // counts forget calls, so a look-up can tell whether one happened meanwhile
 
   async function lookup(hash: string): Promise<Caller | undefined> {
     const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
@@ -53,17 +58,29 @@ export function createPartnersService({ db, cacheMs = 0 }: { db: Db; cacheMs?: n
       });
     },
 
+    /** Drops what is remembered about a key: it was revoked (src/partners/key-revocations.ts). */
+    forget(keyHash: string): void {
+      revocations++;
+      accepted.delete(keyHash);
+    },
+
+    /** Drops every remembered key: revocations may have been missed. */
+    forgetAll(): void {
+      revocations++;
+      accepted.clear();
+    },
+
     /** The partner behind a key, or undefined for an unknown or revoked key. */
     async authenticate(key: string): Promise<Caller | undefined> {
+      if (rejected.get(key)) return undefined;
       const hash = hashApiKey(key);
-      const now = Date.now();
-      const cached = cache.get(hash);
-      if (cached && cached.until > now) return cached.caller;
+      const cached = accepted.get(hash);
+      if (cached) return cached;
+      const before = revocations;
       const caller = await lookup(hash);
-      if (cacheMs > 0) {
-        if (cache.size >= MAX_CACHED) cache.clear(); // bounded: unknown keys cannot grow it without limit
-        cache.set(hash, { caller, until: now + cacheMs });
-      }
+      // A revocation that arrived while the look-up ran may concern this key: answer, don't remember.
+      if (!caller) rejected.set(key, true);
+      else if (revocations === before) accepted.set(hash, caller);
       return caller;
     },
   };

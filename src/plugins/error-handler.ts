@@ -1,7 +1,8 @@
 // One place that turns every failure into an Error object `{type, message, details}` with the
 // status of CONTRACT section 11, including the framework's own errors. 5xx bodies say nothing
 // about internals.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../dependency-errors.js';
 import { AppError, STATUS_OF, type ErrorType } from '../errors.js';
 import { formatValidationErrors } from './validation.js';
 
@@ -9,29 +10,39 @@ const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(
   Object.entries(STATUS_OF).map(([type, status]) => [status, type as ErrorType]),
 );
 
-/** Errors of unreachable dependencies (PostgreSQL, OpenSearch, Redis) answer 503, not 500. */
-function isDependencyDown(err: unknown): boolean {
-  const e = err as { code?: string; name?: string; cause?: unknown };
-  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P03', '53300'];
-  if (e?.code && codes.includes(e.code)) return true;
-  if (e?.name === 'ConnectionError' || e?.name === 'TimeoutError' || e?.name === 'NoLivingConnectionsError') return true;
-  return e?.cause !== undefined && e.cause !== err && isDependencyDown(e.cause);
-}
+/**
+ * Every 503 says when to retry (README "Reliability and security"): soon when a backing service
+ * is overloaded or timed out (OpenSearch 429, a lock or statement timeout), later when it is down.
+ */
+const RETRY_AFTER_SECONDS: Record<DependencyFailure, number> = { busy: 1, down: 5 };
+
+export const noRoute = (request: FastifyRequest) => new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS.busy));
       return reply.status(err.statusCode).send(err.toBody());
     }
     if (err.validation) {
       const details = formatValidationErrors(err.validation, err.validationContext ?? 'request');
       return reply.status(400).send({ type: 'validation', message: `invalid ${err.validationContext ?? 'request'}`, details });
     }
-    if (isDependencyDown(err)) {
-      request.log.error({ err }, 'dependency unavailable');
-      return reply.status(503).send({ type: 'unavailable', message: 'a backing service is unavailable; retry later', details: [] });
+    if (err.code === 'FST_ERR_HANDLER_TIMEOUT') { // src/plugins/read-timeout.ts
+      request.log.warn({ route: request.routeOptions.url }, 'read timed out');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS.busy))
+        .send({ type: 'unavailable', message: 'the request took too long; retry later', details: [] });
     }
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    const failure = dependencyFailure(err);
+    if (failure) {
+      request.log.error({ err }, 'dependency unavailable');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS[failure]))
+        .send({ type: 'unavailable', message: 'a backing service is unavailable; retry later', details: [] });
+    }
+    // Any other answer of OpenSearch (a 400 to a query we built) is our fault, not the client's:
+    // its status and message (index names, query fragments) stay inside.
+    const foreign = [...errorChain(err)].some(isOpenSearchError);
+    const status = !foreign && err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err }, 'unexpected error');
       return reply.status(500).send({ type: 'internal', message: 'internal server error', details: [] });
@@ -41,6 +52,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ type: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}`, details: [] });
+    const error = noRoute(request);
+    reply.status(error.statusCode).send(error.toBody());
   });
 }

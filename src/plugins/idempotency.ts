@@ -1,12 +1,14 @@
 // Safe retries (CONTRACT section 13): a POST with an Idempotency-Key is performed once per partner
 // and key; a retry with the same body gets the first response again, with another body a 409.
 // Keys live in PostgreSQL, so every API instance sees them; they are forgotten after 24 h.
+// A request holds its key by a lease it renews while it runs (src/idempotency/idempotency-dal.ts):
+// when its process dies, a retry takes the key over after IDEMPOTENCY_LEASE_MS instead of
+// answering 409 for 24 h. README "Reliability and security" describes what a retry can learn.
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from '../db/schema.js';
 import { conflict, validationError } from '../errors.js';
+import { createIdempotencyDal, type KeyLease } from '../idempotency/idempotency-dal.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,17 +16,42 @@ declare module 'fastify' {
     idempotent?: boolean;
   }
   interface FastifyRequest {
-    idempotencyKey?: { partnerId: number; key: string };
+    idempotencyKey?: HeldKey;
   }
 }
 
+interface HeldKey {
+  lease: KeyLease;
+  stopRenewing(): void;
+}
+
 const POLL_MS = 50;
+/** A request that never reaches onSend must not hold its key forever; none of ours runs this long. */
+const MAX_HOLD_MS = 10 * 60_000;
 
 const requestHash = (request: FastifyRequest) =>
   createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
 
-export function installIdempotency(app: FastifyInstance, { db, waitMs = 10_000 }: { db: Db; waitMs?: number }): void {
+export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBodyBytes, waitMs = 10_000 }: { db: Db; leaseMs: number; largeBodyBytes: number; waitMs?: number }): void {
+  const keys = createIdempotencyDal(db, leaseMs);
   app.decorateRequest('idempotencyKey', undefined);
+
+  /** Renews the lease well before it runs out, until the answer is stored. */
+  function holdWhileRunning(lease: KeyLease, log: FastifyBaseLogger): HeldKey {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > MAX_HOLD_MS) return clearInterval(timer);
+      keys.renew(lease).then(
+        (held) => {
+          if (!held) clearInterval(timer);
+        },
+        // Logged without the error: the driver's message carries the query parameters.
+        () => log.warn('could not renew the Idempotency-Key lease; retrying on the next tick'),
+      );
+    }, Math.floor(leaseMs / 3));
+    timer.unref();
+    return { lease, stopRenewing: () => clearInterval(timer) };
+  }
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
@@ -34,38 +61,58 @@ export function installIdempotency(app: FastifyInstance, { db, waitMs = 10_000 }
     }
     const id = { partnerId: request.caller.partnerId, key: header };
     const hash = requestHash(request);
-    const same = and(eq(idempotencyKeys.partnerId, id.partnerId), eq(idempotencyKeys.key, id.key));
-    await db.delete(idempotencyKeys).where(and(same, lt(idempotencyKeys.createdAt, new Date(Date.now() - IDEMPOTENCY_TTL_MS))));
-    const claimed = await db.insert(idempotencyKeys).values({ ...id, requestHash: hash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
-    if (claimed.length) {
-      request.idempotencyKey = id; // first request: perform it, remember the answer in onSend
-      return;
-    }
-    const deadline = Date.now() + waitMs;
+    await keys.forgetExpired(id);
+    // A large body holds one of the few large-body slots (large-body-gate.ts) while it waits here:
+    // it answers at once instead, so duplicate retries of an upload cannot block everyone's.
+    const holdsLargeBodySlot = Number(request.headers['content-length'] ?? 0) > largeBodyBytes;
+    const deadline = Date.now() + (holdsLargeBodySlot ? 0 : waitMs);
     for (;;) {
-      const [row] = await db.select().from(idempotencyKeys).where(same);
-      if (!row) throw conflict('the first request with this Idempotency-Key failed; retry it');
-      if (row.requestHash !== hash) throw conflict('Idempotency-Key was already used with another request', ['Idempotency-Key: reused with a different body']);
-      if (row.statusCode !== null) {
-        reply.header('idempotent-replayed', 'true').status(row.statusCode).send(row.response);
-        return reply;
+      const found = await keys.acquire(id, hash);
+      switch (found.state) {
+        case 'held':
+          request.idempotencyKey = holdWhileRunning(found.lease, request.log); // perform it, remember the answer in onSend
+          return;
+        case 'other_request':
+          throw conflict('Idempotency-Key was already used with another request', ['Idempotency-Key: reused with a different body']);
+        case 'answered':
+          reply.header('idempotent-replayed', 'true').status(found.statusCode).send(found.response);
+          return reply;
+        case 'in_progress':
+          // A concurrent retry waits a little for the first answer; a client that gives up here
+          // learns the request is still running and when its holder is presumed dead at the latest.
+          if (Date.now() > deadline) {
+            reply.header('retry-after', String(Math.max(1, Math.ceil(found.leaseLeftMs / 1000))));
+            throw conflict('a request with this Idempotency-Key is still in progress; retry after Retry-After seconds', ['state: in_progress']);
+          }
+          break;
+        case 'released':
+          break;
       }
-      // The first request is still running (a concurrent retry): wait for its answer.
-      if (Date.now() > deadline) throw conflict('a request with this Idempotency-Key is still in progress; retry later');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const id = request.idempotencyKey;
-    if (!id) return payload;
-    const same = and(eq(idempotencyKeys.partnerId, id.partnerId), eq(idempotencyKeys.key, id.key));
-    if (reply.statusCode < 300) {
-      await db.update(idempotencyKeys).set({ statusCode: reply.statusCode, response: JSON.parse(String(payload)) }).where(same);
-    } else {
-      // A failed request is not remembered: the partner may fix it and retry with the same key.
-      await db.delete(idempotencyKeys).where(same);
+    const held = request.idempotencyKey;
+    if (!held) return payload;
+    held.stopRenewing();
+    try {
+      if (reply.statusCode < 300) {
+        await keys.complete(held.lease, reply.statusCode, JSON.parse(String(payload)));
+      } else {
+        // A failed request is not remembered: the partner may fix it and retry with the same key.
+        await keys.release(held.lease);
+      }
+    } catch {
+      // The work is committed (or failed) whatever happens to the key: the client gets its answer.
+      // The key then stays in progress until its lease runs out (README, "Idempotency keys").
+      request.log.warn('could not store the answer of an Idempotency-Key');
     }
     return payload;
+  });
+
+  // Belt and braces: no renewal outlives its request, whatever happened in onSend.
+  app.addHook('onResponse', async (request: FastifyRequest) => {
+    request.idempotencyKey?.stopRenewing();
   });
 }

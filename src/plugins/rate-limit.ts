@@ -1,26 +1,48 @@
-// Rate limit per API key on the shared Redis, so the limit holds across API instances
-// (CONTRACT section 11). A Redis outage does not stop the API: the limiter is skipped.
+// Two limits (CONTRACT section 11). Per client address on every route, before authentication, so
+// that requests with made-up keys, public routes and unknown paths cost at most that many hashes
+// and look-ups. Per API key after authentication, announced on every answer (RateLimit-* headers).
 import { createHash } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 import { bearerToken } from '../partners/api-keys.js';
+import { clientNetwork } from '../rate-limit/client-network.js';
+import { createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 
-export async function installRateLimit(app: FastifyInstance, opts: { redis: Redis; max: number; windowMs: number; namespace: string }) {
-  await app.register(rateLimit, {
-    max: opts.max,
-    timeWindow: opts.windowMs,
-    redis: opts.redis,
-    nameSpace: `${opts.namespace}:ratelimit:`,
-    skipOnError: true,
-    enableDraftSpec: true, // RateLimit-Limit / -Remaining / -Reset and Retry-After
-    // The key's hash, never the key itself, names the counter; requests without a key count per IP.
-    keyGenerator: (request) => {
-      const key = bearerToken(request.headers.authorization);
-      return key ? createHash('sha256').update(key).digest('hex').slice(0, 32) : `ip:${request.ip}`;
-    },
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `rate limit of ${context.max} requests per ${context.after} exceeded; retry after ${context.ttl} ms`),
+interface LimitOptions {
+  redis: Redis;
+  /** Prefix of the Redis keys of this limit's counters. */
+  namespace: string;
+  max: number;
+  windowMs: number;
+}
+
+export function installAddressRateLimit(app: FastifyInstance, opts: LimitOptions): void {
+  installLimit(app, opts, { keyOf: (request) => clientNetwork(request.ip), announce: false });
+}
+
+export function installKeyRateLimit(app: FastifyInstance, opts: LimitOptions): void {
+  // The key's hash, never the key itself, names the counter. Runs after authentication, so every
+  // key counted here is a valid one.
+  const keyOf = (request: FastifyRequest) => createHash('sha256').update(bearerToken(request.headers.authorization) ?? '').digest('hex').slice(0, 32);
+  installLimit(app, opts, { keyOf, announce: true });
+}
+
+function installLimit(app: FastifyInstance, opts: LimitOptions, { keyOf, announce }: { keyOf: (request: FastifyRequest) => string; announce: boolean }): void {
+  const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
+  app.addHook('onRequest', async (request, reply) => {
+    const window = await counter.hit(keyOf(request));
+    const exceeded = window.count > opts.max;
+    if (announce || exceeded) setRateLimitHeaders(reply, opts.max, window);
+    if (!exceeded) return;
+    const seconds = Math.max(1, Math.ceil(window.resetMs / 1000));
+    reply.header('retry-after', seconds);
+    throw new AppError('rate_limited', `rate limit of ${opts.max} requests per ${opts.windowMs / 1000} s exceeded; retry after ${seconds} s`);
   });
+}
+
+function setRateLimitHeaders(reply: FastifyReply, max: number, window: WindowCount): void {
+  reply.header('ratelimit-limit', max);
+  reply.header('ratelimit-remaining', Math.max(0, max - window.count));
+  reply.header('ratelimit-reset', Math.max(1, Math.ceil(window.resetMs / 1000)));
 }

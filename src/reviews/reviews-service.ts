@@ -1,10 +1,11 @@
 // Reviews (CONTRACT section 9). A partner sees website reviews and its own; an admin sees all.
-// A new or deleted review changes the listing's rating, so it bumps the listing version.
-import { and, desc, eq, or, type SQL } from 'drizzle-orm';
+// Only website reviews make the public rating (CONTRACT section 5), so only they bump the listing
+// version: a partner review that moved the version would tell every partner it exists.
+import { and, count, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
 import { reviews } from '../db/schema.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
+import { conflict, forbidden, notFound, validationError } from '../errors.js';
 import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import type { Caller } from '../partners/partners-service.js';
@@ -26,12 +27,36 @@ const visibleTo = (caller: Caller): SQL | undefined =>
   caller.role === 'admin' ? undefined : or(eq(reviews.origin, 'website'), eq(reviews.partnerId, caller.partnerId));
 
 
-export function createReviewsService({ db, listings: listingWrites }: { db: Db; listings: Pick<ListingsService, 'writeListing' | 'lockListing'> }) {
+interface Deps {
+  db: Db;
+  listings: Pick<ListingsService, 'writeListing' | 'lockListing'>;
+  /** Reviews one partner may hold on one listing (REVIEWS_PER_PARTNER_PER_LISTING in config.ts). */
+  maxPerPartner: number;
+}
+
+export function createReviewsService({ db, listings: listingWrites, maxPerPartner }: Deps) {
   async function visibleReview(tx: DbOrTx, caller: Caller, listingId: number, reviewId: number) {
     const [row] = await tx.select().from(reviews)
       .where(and(eq(reviews.id, reviewId), eq(reviews.listingId, listingId), visibleTo(caller)));
     if (!row) throw notFound(`review ${reviewId} of listing ${listingId}`);
     return row;
+  }
+
+  async function assertNewSourceId(tx: DbOrTx, caller: Caller, listingId: number, sourceId: string) {
+    const [existing] = await tx.select({ id: reviews.id }).from(reviews)
+      .where(and(eq(reviews.listingId, listingId), eq(reviews.partnerId, caller.partnerId), eq(reviews.sourceId, sourceId)));
+    if (existing) {
+      throw conflict(`you already posted review ${existing.id} with source_id "${sourceId}" for listing ${listingId}`, ['source_id: duplicate for this listing']);
+    }
+  }
+
+  /** Partner reviews are private and move no public figure, but each still costs storage and list size. */
+  async function assertBelowBound(tx: DbOrTx, caller: Caller, listingId: number) {
+    const [held] = await tx.select({ n: count() }).from(reviews)
+      .where(and(eq(reviews.listingId, listingId), eq(reviews.partnerId, caller.partnerId)));
+    if (held!.n >= maxPerPartner) {
+      throw conflict(`you already hold ${maxPerPartner} reviews on listing ${listingId}; delete one first`, [`reviews: at most ${maxPerPartner} per partner and listing`]);
+    }
   }
 
   return {
@@ -51,25 +76,22 @@ export function createReviewsService({ db, listings: listingWrites }: { db: Db; 
       const reviewedAt = new Date(input.date_time);
       if (Number.isNaN(reviewedAt.getTime())) throw validationError(['date_time: is not a valid date-time']);
       if (reviewedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) throw validationError(['date_time: must not be in the future']);
-      try {
-        return await listingWrites.writeListing(country, async (tx) => {
-          await listingWrites.lockListing(tx, country, listingId);
-          const [row] = await tx.insert(reviews).values({
-            listingId,
-            partnerId: caller.partnerId,
-            origin: caller.role === 'admin' ? 'website' : 'partner',
-            sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
-            text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
-          }).returning();
-          return { listingId, result: toReview(row!) };
-        });
-      } catch (err) {
-        // writeListing reports the unique index on (listing, partner, source_id) as a conflict.
-        if (err instanceof AppError && err.type === 'conflict') {
-          throw conflict(`you already posted a review with source_id "${input.source_id}" for listing ${listingId}`, ['source_id: duplicate for this listing']);
-        }
-        throw err;
-      }
+      const origin = caller.role === 'admin' ? 'website' : 'partner';
+      return listingWrites.writeListing(country, async (tx) => {
+        // Every review write holds the listing row first, so neither check below can go stale
+        // before the insert; the unique index on (listing, partner, source_id) stays as a backstop.
+        await listingWrites.lockListing(tx, country, listingId);
+        await assertNewSourceId(tx, caller, listingId, input.source_id);
+        if (origin === 'partner') await assertBelowBound(tx, caller, listingId);
+        const [row] = await tx.insert(reviews).values({
+          listingId,
+          partnerId: caller.partnerId,
+          origin,
+          sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
+          text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
+        }).returning();
+        return { listingId, result: toReview(row!), changed: origin === 'website' };
+      });
     },
 
     async remove(caller: Caller, country: string, listingId: number, reviewId: number): Promise<void> {
@@ -78,7 +100,7 @@ export function createReviewsService({ db, listings: listingWrites }: { db: Db; 
         const row = await visibleReview(tx, caller, listingId, reviewId);
         if (caller.role !== 'admin' && row.partnerId !== caller.partnerId) throw forbidden('website reviews can only be deleted by the service');
         await tx.delete(reviews).where(eq(reviews.id, reviewId));
-        return { listingId, result: undefined };
+        return { listingId, result: undefined, changed: row.origin === 'website' };
       });
     },
   };

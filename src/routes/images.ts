@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../media/images-service.js';
 import { PUBLIC_ROUTE } from '../plugins/openapi.js';
@@ -53,18 +54,23 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
   }, async (request) => images.list(request.country, Number(request.params.id)));
 };
 
-/** Public image files: no key, cached forever (a content address never changes). */
-export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
+/**
+ * Public image files, no key. A file's bytes never change, but it stops being served when its
+ * last image or listing is deleted: caches keep it at most `cacheMaxAgeSeconds` after that.
+ */
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; cacheMaxAgeSeconds: number }> = async (app, { images, cacheMaxAgeSeconds }) => {
+  const cacheControl = `public, max-age=${cacheMaxAgeSeconds}`;
   app.get('/media/:file', {
     schema: {
       ...PUBLIC_ROUTE,
       summary: 'An image file (public)', tags: ['images'],
       params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 404: Type.Ref('Error') },
+      response: { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }), 404: Type.Ref('Error') },
     },
   }, async (request, reply) => {
     const file = await images.file(request.params.file);
     if (!file) return reply.status(404).send({ type: 'not_found', message: 'no such media file', details: [] });
-    return reply.type(file.contentType).header('cache-control', 'public, max-age=31536000, immutable').send(file.bytes);
+    if (file.size !== undefined) reply.header('content-length', file.size);
+    return reply.type(file.contentType).header('cache-control', cacheControl).send(file.body);
   });
 };

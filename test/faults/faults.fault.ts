@@ -124,7 +124,9 @@ t.test('5. the API is killed with SIGKILL mid-stream and the client retries what
     if (done === Math.floor(WRITES * 0.4)) {
       const dying = api.stop('SIGKILL');
       await dying;
-      setTimeout(() => { void startApi().then((next) => { api = next; }); }, 500);
+      // Restarted in the background while the clients retry; a failed start must fail the test,
+      // not leave the clients retrying against a dead port until the time limit.
+      setTimeout(() => { startApi().then((next) => { api = next; }, (err: Error) => t.fail(`the API did not restart: ${err.message}`)); }, 500);
     }
   });
 });

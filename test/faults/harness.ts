@@ -51,7 +51,11 @@ async function clientStream(opts: {
           signal: AbortSignal.timeout(10_000),
         });
         if (res.status < 300 || (attempt > 0 && method === 'DELETE' && res.status === 404)) return res;
-        if (res.status < 500 && res.status !== 429) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+        const text = await res.text();
+        // A create whose process died holds its Idempotency-Key until the lease runs out: a client
+        // retries after Retry-After, as for 429 and 5xx.
+        const inProgress = res.status === 409 && text.includes('state: in_progress');
+        if (res.status < 500 && res.status !== 429 && !inProgress) throw new Error(`${method} ${path}: ${res.status} ${text}`);
       } catch (err) {
         if ((err as Error).message.startsWith(method)) throw err;
       }

@@ -41,7 +41,7 @@ const review = (await app.inject({
 })).json();
 
 // The rate limit is raised so that requests reach validation and handlers instead of stopping at 429.
-const api = startProcess('src/server.ts', { PORT: String(PORT), RATE_LIMIT_MAX: '100000000' }, {
+const api = startProcess('src/server.ts', { PORT: String(PORT), RATE_LIMIT_MAX: '100000000', IP_RATE_LIMIT_MAX: '100000000' }, {
   nodeArgs: ['--expose-gc', '--import', fileURLToPath(new URL('memory-probe.mjs', import.meta.url))], ipc: true,
 });
 t.teardown(() => api.stop());

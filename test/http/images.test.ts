@@ -1,6 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { build, listingInput } from '../helper.js';
+import { jpegWithComment, pngDeclaring } from '../fixtures/crafted-images.js';
+import { build, config, listingInput, runId } from '../helper.js';
 
 const { app, partner } = await build(t);
 const owner = await partner();
@@ -24,7 +25,8 @@ t.test('each accepted format uploads, and its public URL serves the same bytes',
     const file = await fetchPublic(image.url);
     t.equal(file.statusCode, 200, `${name} served without a key`);
     t.equal(file.headers['content-type'], type);
-    t.equal(file.headers['cache-control'], 'public, max-age=31536000, immutable');
+    t.equal(file.headers['content-length'], String(fixture(name).length), `${name}: streamed with its length`);
+    t.equal(file.headers['cache-control'], `public, max-age=${config.MEDIA_CACHE_MAX_AGE_S}`, 'cached for a bounded time: deletions reach caches');
     t.same(file.rawPayload, fixture(name), `${name}: same bytes`);
   }
 });
@@ -53,6 +55,16 @@ t.test('bad uploads are refused by their content, not by their claims', async (t
   }
 });
 
+t.test('a 1 KB PNG declaring 60000 × 60000 pixels answers 400 naming the limits; nothing is stored', async (t) => {
+  const before = (await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound;
+  const res = await upload({ type: 'photo', caption: 'bomb', base64: pngDeclaring(60_000, 60_000).toString('base64') });
+  t.equal(res.statusCode, 400);
+  t.match(res.json(), { type: 'validation', details: [`base64: the image declares 60000 × 60000 pixels; at most ${config.IMAGE_MAX_WIDTH} wide, ${config.IMAGE_MAX_HEIGHT} high and ${config.IMAGE_MAX_PIXELS} pixels in all are allowed`] });
+  t.equal((await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound, before);
+  const normal = await upload({ type: 'photo', caption: 'normal', base64: pngDeclaring(800, 600).toString('base64') });
+  t.equal(normal.statusCode, 201, 'a normal size passes');
+});
+
 t.test('GET images, images on the listing, none in the create response', async (t) => {
   const list = (await app.inject({ url: `/de/listings/${id}/images`, headers: other.auth })).json();
   t.ok(list.numFound >= 5);
@@ -74,7 +86,7 @@ t.test('PUT updates type, caption and bytes; the old file stops being served', a
   t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${id}/image/999999999`, headers: owner.auth, payload: { caption: 'x' } })).statusCode, 404);
 });
 
-t.test('DELETE removes the image and its file; another partner gets 403', async (t) => {
+t.test('DELETE removes the image and its file stops being served; another partner gets 403', async (t) => {
   const bytes = Buffer.concat([fixture('tiny.gif').subarray(0, -1), Buffer.from([0x00, 0x3b])]); // a unique GIF
   const created = (await upload({ type: 'photo', caption: '', base64: bytes.toString('base64') })).json();
   t.equal((await fetchPublic(created.url)).statusCode, 200);
@@ -82,6 +94,19 @@ t.test('DELETE removes the image and its file; another partner gets 403', async 
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/image/${created.id}`, headers: owner.auth })).statusCode, 204);
   t.equal((await fetchPublic(created.url)).statusCode, 404, 'the file is no longer served');
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/images/${created.id}`, headers: owner.auth })).statusCode, 404);
+});
+
+t.test('after DELETE of a listing its image files answer 404', async (t) => {
+  const { id: doomed } = (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json();
+  const base64 = jpegWithComment(`deleted listing ${runId}`).toString('base64');
+  const res = await app.inject({ method: 'POST', url: `/de/listings/${doomed}/images`, headers: owner.auth, payload: { type: 'photo', caption: '', base64 } });
+  t.equal(res.statusCode, 201);
+  const { url } = res.json();
+  t.equal((await fetchPublic(url)).statusCode, 200);
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${doomed}`, headers: owner.auth })).statusCode, 204);
+  const gone = await fetchPublic(url);
+  t.equal(gone.statusCode, 404, 'no longer served');
+  t.equal(gone.json().type, 'not_found');
 });
 
 t.test('another partner cannot upload to or change a claimed listing', async (t) => {

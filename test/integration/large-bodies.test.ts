@@ -16,7 +16,7 @@ const { app, partner } = await build(t);
 const own = await partner();
 const listingId = (await app.inject({ method: 'POST', url: '/de/listings', headers: own.auth, payload: listingInput() })).json().id as string;
 
-const api = startProcess('src/server.ts', { PORT: String(PORT), RATE_LIMIT_MAX: '100000000', LARGE_BODY_CONCURRENCY: String(CONCURRENCY) });
+const api = startProcess('src/server.ts', { PORT: String(PORT), RATE_LIMIT_MAX: '100000000', IP_RATE_LIMIT_MAX: '100000000', LARGE_BODY_CONCURRENCY: String(CONCURRENCY) });
 t.teardown(() => api.stop());
 await waitHealthy(`${baseUrl}/healthz`);
 

@@ -19,6 +19,7 @@ t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API a
   t.ok(pinned, 'stack.env pins the version both use');
   for (const name of ['postgres', 'redis', 'opensearch', 'api', 'indexer']) t.ok(compose.services[name]!.healthcheck, `${name} has a health check`);
   t.ok('postgres-data' in compose.volumes && 'opensearch-data' in compose.volumes, 'data lives in volumes');
+  for (const name of ['api', 'indexer']) t.ok(compose.services[name]!.volumes?.includes('media-data:/app/.media'), `${name}: image files in the shared media volume`);
   t.same(compose.services.migrate!.command, ['node', 'dist/src/cli.js', 'setup']);
   // The images run the compiled build: each command names the output of a source that exists
   // and that tsconfig.build.json compiles.

@@ -65,13 +65,15 @@ t.test('Solr text parsing keeps every word and never fails', async () => {
   }), runs);
 });
 
+const imageLimits = { maxBytes: 1 << 20, maxWidth: 10_000, maxHeight: 10_000, maxPixels: 40_000_000 };
+
 t.test('base64 images: random input is refused cleanly, never thrown', async () => {
   fc.assert(fc.property(fc.string({ maxLength: 400 }), (text) => {
-    const result = decodeImage(text, 1 << 20);
+    const result = decodeImage(text, imageLimits);
     return 'image' in result || typeof result.message === 'string';
   }), runs);
   fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
-    const result = decodeImage(Buffer.from(bytes).toString('base64'), 1 << 20);
+    const result = decodeImage(Buffer.from(bytes).toString('base64'), imageLimits);
     return 'image' in result ? result.image.width > 0 : result.error === 'invalid';
   }), runs);
 });

@@ -1,0 +1,107 @@
+// The per-address limit runs before authentication and on every route; the key cache keeps failed
+// keys apart; both limits stay on while Redis is down (README, "Reliability and security").
+import t from 'tap';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/app.js';
+import { createApiDeps } from '../../src/deps.js';
+import { generateApiKey } from '../../src/partners/api-keys.js';
+import { build, config, logger, runId } from '../helper.js';
+
+const randomKey = () => ({ authorization: `Bearer ${generateApiKey()}` });
+
+/** Counts the queries the app sends to PostgreSQL from now on. */
+function countQueries(pool: { query: (...args: never[]) => unknown }) {
+  const query = pool.query;
+  let count = 0;
+  pool.query = function (this: unknown, ...args: never[]) {
+    count++;
+    return query.apply(this, args);
+  };
+  return () => count;
+}
+
+t.test('requests with made-up keys from one address get 429 with Retry-After before authentication', async (t) => {
+  const { app, deps } = await build(t, { config: { IP_RATE_LIMIT_MAX: 5, QUEUE_PREFIX: `rl-ip-${runId}` } });
+  const authenticate = deps.partners.authenticate;
+  let authentications = 0;
+  deps.partners.authenticate = (key) => {
+    authentications++;
+    return authenticate(key);
+  };
+  const answers = [];
+  for (let i = 0; i < 8; i++) answers.push(await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '203.0.113.10' }));
+  t.same(answers.map((a) => a.statusCode), [401, 401, 401, 401, 401, 429, 429, 429]);
+  const last = answers.at(-1)!;
+  t.equal(last.json().type, 'rate_limited');
+  const retryAfter = Number(last.headers['retry-after']);
+  t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  t.equal(authentications, 5, 'requests over the limit never reached authentication');
+  const other = await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '203.0.113.11' });
+  t.equal(other.statusCode, 401, 'another address has a budget of its own');
+});
+
+t.test('public routes and unknown routes are limited per address too; an IPv6 /64 counts as one address', async (t) => {
+  const { app } = await build(t, { config: { IP_RATE_LIMIT_MAX: 2, QUEUE_PREFIX: `rl-pub-${runId}` } });
+  const paths = ['/readyz', '/metrics', '/media/0123456789abcdef.jpg', '/nope', '/healthz'];
+  for (const [i, path] of paths.entries()) {
+    const remoteAddress = `198.51.100.${i + 1}`;
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await app.inject({ url: path, remoteAddress })).statusCode);
+    t.not(statuses[0], 429, `${path}: first request served`);
+    t.equal(statuses[2], 429, `${path}: third request from the same address refused`);
+  }
+  const inSameNet = ['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1:ffff::3'];
+  const statuses = [];
+  for (const remoteAddress of inSameNet) statuses.push((await app.inject({ url: '/healthz', remoteAddress })).statusCode);
+  t.same(statuses, [200, 200, 429], 'addresses of one /64 share a counter');
+});
+
+t.test('a flood of bad keys evicts no valid key, and a repeated bad key costs no look-up', async (t) => {
+  const { app, deps, partner } = await build(t, { config: { AUTH_CACHE_MS: 300_000, QUEUE_PREFIX: `rl-cache-${runId}` } });
+  const valid = await partner();
+  t.equal((await app.inject({ url: '/de/listings/999999999', headers: valid.auth })).statusCode, 404, 'the valid key is authenticated and remembered');
+  const queries = countQueries(deps.database.pool);
+
+  const bad = generateApiKey();
+  t.equal(await deps.partners.authenticate(bad), undefined);
+  const afterFirst = queries();
+  t.ok(afterFirst >= 1, 'a new bad key is looked up');
+  for (let i = 0; i < 10; i++) t.equal(await deps.partners.authenticate(bad), undefined);
+  t.equal(queries(), afterFirst, 'the same bad key again: no look-up');
+
+  // More bad keys than the cache holds (10 000), a few dozen at a time.
+  const FLOOD = 10_500;
+  for (let sent = 0; sent < FLOOD; sent += 50) {
+    await Promise.all(Array.from({ length: 50 }, () => deps.partners.authenticate(generateApiKey())));
+  }
+  const beforeValid = queries();
+  t.ok(await deps.partners.authenticate(valid.auth.authorization.slice('Bearer '.length)), 'the valid key authenticates');
+  t.equal(queries(), beforeValid, 'answered from the cache: the flood did not evict it');
+  t.equal((await app.inject({ url: '/de/listings/999999999', headers: valid.auth })).statusCode, 404, 'and works');
+});
+
+t.test('with Redis unreachable both limits fall back to counting in the process', async (t) => {
+  const appConfig = { ...config, IP_RATE_LIMIT_MAX: 4, RATE_LIMIT_MAX: 3, QUEUE_PREFIX: `rl-down-${runId}` };
+  const deps = createApiDeps(appConfig, logger);
+  // Nothing listens on port 1: every command fails at once, as with a Redis that is down.
+  const deadRedis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  deadRedis.on('error', () => {});
+  const app = await buildApp({ config: appConfig, logger, deps: { ...deps, redis: deadRedis } });
+  t.teardown(async () => {
+    await app.close();
+    deadRedis.disconnect();
+    await deps.close();
+  });
+  const { key } = await deps.partners.create(`test-${runId}-redis-down`, 'partner');
+  const auth = { authorization: `Bearer ${key}` };
+
+  const perKey = [];
+  for (let i = 0; i < 4; i++) perKey.push(await app.inject({ url: '/de/listings/999999999', headers: auth, remoteAddress: '192.0.2.1' }));
+  t.same(perKey.map((a) => a.statusCode), [404, 404, 404, 429], 'the per-key limit holds');
+  t.equal(perKey[3]!.json().type, 'rate_limited');
+  t.ok(Number(perKey[3]!.headers['retry-after']) >= 1, 'with Retry-After');
+
+  const perAddress = [];
+  for (let i = 0; i < 5; i++) perAddress.push((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '192.0.2.2' })).statusCode);
+  t.same(perAddress, [401, 401, 401, 401, 429], 'the per-address limit holds');
+});
