@@ -8,7 +8,7 @@ import { listings, outbox } from '../../src/db/schema.js';
 import type { SyncListingJob } from '../../src/indexing/jobs.js';
 import { createListingSync } from '../../src/indexing/listing-sync.js';
 import { reindexCountry } from '../../src/indexing/reindex.js';
-import { build, config, indexedDocument, listingInput, logger, names, runId } from '../helper.js';
+import { build, config, eventually, indexedDocument, listingInput, logger, names, runId } from '../helper.js';
 
 const country = 'at';
 // Published events are dropped: no worker runs here, so a write reaches an index only through
@@ -99,16 +99,17 @@ t.test('a catch-up that fails leaves the events pending, and the relay delivers 
     },
   }), /catch-up failed for 1 of/);
 
+  // The failed catch-up reopened the event; a relay delivers it. Other test files run relays on the
+  // same database, so one of theirs may get there first: what must hold is that the write reaches
+  // the new index (without the reopening it never would: the worker put it into the old one).
+  await eventually(async () => {
+    const relayed: SyncListingJob[] = [];
+    await relayStrandedEvents({ db, queue: { enqueue: async (jobs) => { relayed.push(...jobs); } }, logger, graceMs: 0, batchSize: 100_000 });
+    for (const job of relayed.filter((j) => j.listingId === id)) await sync(job); // the worker runs the relayed job
+    return (await indexedDocument(deps, country, id))?.version === 2 ? true : undefined;
+  }, 20_000, 'the reopened event to reach the new index');
   const events = await db.select({ processedAt: outbox.processedAt }).from(outbox)
     .where(and(eq(outbox.listingId, id), eq(outbox.version, 2)));
   t.equal(events.length, 1);
-  t.equal(events[0]!.processedAt, null, 'the event the worker had marked done is pending again');
-  t.equal((await indexedDocument(deps, country, id))?.version, 1, 'the new index still holds the copied version');
-
-  const relayed: SyncListingJob[] = [];
-  await relayStrandedEvents({ db, queue: { enqueue: async (jobs) => { relayed.push(...jobs); } }, logger, graceMs: 0, batchSize: 100_000 });
-  const job = relayed.find((j) => j.listingId === id);
-  t.same(job, { listingId: id, country, version: 2 }, 'the relay re-enqueues it');
-  await sync(job!); // the worker runs the relayed job
-  t.equal((await indexedDocument(deps, country, id))?.version, 2, 'and it reaches the new index');
+  t.not(events[0]!.processedAt, null, 'and its event is done');
 });
