@@ -2,15 +2,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
-import { count, isNull, min } from 'drizzle-orm';
 import { indexNames } from '../mappings/index.js';
 import { importCategories } from './categories/categories-import.js';
 import { loadConfig, publicUrls } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
-import { outbox } from './db/schema.js';
 import { dropListingsIndices, ensureListingsIndices, listingsIndicesToRebuild } from './indexing/index-setup.js';
 import { createListingSync } from './indexing/listing-sync.js';
 import { createPublisher } from './indexing/outbox.js';
+import { pendingEventsSummary } from './indexing/outbox-dal.js';
 import { createIndexQueue } from './indexing/queue.js';
 import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
 import { countLiveListings, reindexCountry } from './indexing/reindex.js';
@@ -235,12 +234,12 @@ program.command('seed')
 
 const outboxCommand = program.command('outbox').description('the index event outbox');
 outboxCommand.command('status').description('pending events, the oldest one\'s age, and the queue').action(() => withDatabase(async ({ db }) => {
-  const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
+  const row = await pendingEventsSummary(db);
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => 'Redis unreachable');
   await queue.close();
-  const age = row!.oldest ? `${((Date.now() - new Date(row!.oldest).getTime()) / 1000).toFixed(1)} s` : '-';
-  console.log(`pending events: ${row!.pending}\noldest pending: ${age}\nqueue: ${JSON.stringify(counts)}`);
+  const age = row.oldest ? `${((Date.now() - new Date(row.oldest).getTime()) / 1000).toFixed(1)} s` : '-';
+  console.log(`pending events: ${row.pending}\noldest pending: ${age}\nqueue: ${JSON.stringify(counts)}`);
 }));
 
 await program.parseAsync();

@@ -21,7 +21,7 @@ import type { PublicUrls } from '../listings/listing-view.js';
 import { loadListingRecords } from '../listings/listings-repository.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
-import { currentSnapshot, reopenEventsUnseenBy } from './outbox.js';
+import { currentSnapshot, reopenEventsUnseenBy } from './outbox-dal.js';
 import type { SyncListing } from './listing-sync.js';
 
 export interface ReindexDeps {
