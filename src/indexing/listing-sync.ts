@@ -7,7 +7,7 @@ import { documentId, listingDocumentOf } from './listing-document.js';
 import type { SyncListingJob } from './jobs.js';
 import { markEventsProcessed } from './outbox-dal.js';
 import type { PublicUrls } from '../listings/listing-view.js';
-import { loadListingRecord } from '../listings/listings-repository.js';
+import { loadListingRecord } from '../listings/listings-dal.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import type { IndexNames } from '../../mappings/index.js';
 import type { Metrics } from '../metrics.js';

@@ -11,7 +11,7 @@ import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
-import { loadListingRecord, type ListingRow } from './listings-repository.js';
+import { loadListingRecord, type ListingRow } from './listings-dal.js';
 import { isClaimedByOther } from './ownership.js';
 import { validateListingInput } from './validate-listing.js';
 

@@ -1,8 +1,7 @@
 // A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard.
-import { and, asc, count, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { mappings } from '../db/schema.js';
 import type { Caller } from '../partners/partners-service.js';
+import { findMappings } from './listings-dal.js';
 
 export const MAX_MAPPINGS = 1000;
 
@@ -22,19 +21,10 @@ export function likePattern(sourceId: string): string {
 export function createMappingsService({ db }: { db: Db }) {
   return {
     async find(caller: Caller, country: string, sourceId?: string) {
-      const where = and(
-        eq(mappings.partnerId, caller.partnerId),
-        eq(mappings.country, country),
-        sourceId === undefined ? undefined : like(mappings.sourceId, likePattern(sourceId)),
-      );
-      const [rows, [total]] = await Promise.all([
-        db.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
-          .where(where).orderBy(asc(sql`${mappings.sourceId} collate "C"`)).limit(MAX_MAPPINGS),
-        db.select({ n: count() }).from(mappings).where(where),
-      ]);
+      const { rows, total } = await findMappings(db, caller.partnerId, country, sourceId === undefined ? undefined : likePattern(sourceId), MAX_MAPPINGS);
       const found: Mapping[] = rows.map((r) => ({ source_id: r.sourceId, service_id: String(r.listingId) }));
       return {
-        numFound: total!.n,
+        numFound: total,
         numReturned: found.length,
         ...Object.fromEntries(MAPPING_ARRAY_KEYS.map((key) => [key, found])) as Record<(typeof MAPPING_ARRAY_KEYS)[number], Mapping[]>,
       };

@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { offers } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findLiveListing } from './listings-repository.js';
+import { findLiveListing } from './listings-dal.js';
 import type { ListingsService } from './listings-service.js';
 
 export interface Offer {

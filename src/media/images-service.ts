@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { images } from '../db/schema.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
 import { toImage, type Image } from '../listings/listing-view.js';
-import { findLiveListing } from '../listings/listings-repository.js';
+import { findLiveListing } from '../listings/listings-dal.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';

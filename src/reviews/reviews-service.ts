@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
 import { reviews } from '../db/schema.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
-import { findLiveListing } from '../listings/listings-repository.js';
+import { findLiveListing } from '../listings/listings-dal.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
