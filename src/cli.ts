@@ -14,6 +14,7 @@ import { createIndexQueue } from './indexing/queue.js';
 import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
 import { reindexCountry } from './indexing/reindex.js';
 import { countLiveListings } from './listings/listings-dal.js';
+import { createListingWrites } from './listings/change-listing.js';
 import { createListingsService } from './listings/listings-service.js';
 import { createLogger } from './logger.js';
 import { announceRevokedKeys, revocationChannel } from './partners/key-revocations.js';
@@ -137,7 +138,8 @@ program.command('sample').description('create a demo partner and a few sample li
     }
     const demo = await createPartnersService({ db }).create('demo', 'partner');
     const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-    const listings = createListingsService({ db, publish: createPublisher(queue, createLogger('warn', 'cli')), urls: publicUrls(config) });
+    const writes = createListingWrites({ db, publish: createPublisher(queue, createLogger('warn', 'cli')) });
+    const listings = createListingsService({ db, writes, urls: publicUrls(config) });
     const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
     for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
     await queue.close();

@@ -89,10 +89,10 @@ export async function lockLiveListing(tx: DbOrTx, country: string, id: number): 
   return row;
 }
 
-/** Inserts a listing; returns its id. */
-export async function insertListing(tx: DbOrTx, values: NewListing): Promise<number> {
-  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id });
-  return row!.id;
+/** Inserts a listing; returns its id and version. */
+export async function insertListing(tx: DbOrTx, values: NewListing): Promise<{ id: number; version: number }> {
+  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
+  return row!;
 }
 
 /** Sets columns of listing `id`. */

@@ -1,7 +1,9 @@
-// A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard.
-import type { Db } from '../db/client.js';
+// A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard;
+// and the rule every write that carries a source_id follows.
+import type { Db, DbOrTx } from '../db/client.js';
+import { conflict } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findMappings } from './listings-dal.js';
+import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
 
 export const MAX_MAPPINGS = 1000;
 
@@ -16,6 +18,17 @@ export interface Mapping {
 /** `*` → `%`; LIKE's own `_` and `%` are escaped (source ids may contain `_`). */
 export function likePattern(sourceId: string): string {
   return sourceId.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+}
+
+/** Sets the caller's mapping source_id → listing; a source_id already used for another listing is a conflict. */
+export async function setMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
+  const existing = await findMappedListing(tx, caller.partnerId, sourceId);
+  if (existing !== undefined && existing !== listingId) {
+    throw conflict(`source_id "${sourceId}" already maps to listing ${existing}`, [`source_id: already used for listing ${existing}`]);
+  }
+  if (existing !== undefined) return;
+  // One mapping per partner and listing: a new source_id replaces the old one.
+  await replaceMapping(tx, { partnerId: caller.partnerId, sourceId, listingId, country });
 }
 
 export function createMappingsService({ db }: { db: Db }) {
