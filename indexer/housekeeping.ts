@@ -1,9 +1,9 @@
 // Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
 // outbox events indexed more than a week ago, and stored image files no live image refers to.
-import { and, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeys, outbox } from '../src/db/schema.js';
+import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
+import { purgeProcessedEvents } from '../src/indexing/outbox-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -13,14 +13,12 @@ const PURGE_BATCH = 5_000;
 
 export async function purgeExpired(db: Db): Promise<{ keys: number; events: number }> {
   const now = Date.now();
-  const keys = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS))).returning({ key: idempotencyKeys.key });
+  const keys = await purgeExpiredIdempotencyKeys(db, now);
   let events = 0;
   for (;;) {
-    const expired = db.select({ id: outbox.id }).from(outbox)
-      .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, new Date(now - OUTBOX_KEEP_MS)))).limit(PURGE_BATCH);
-    const deleted = await db.delete(outbox).where(inArray(outbox.id, expired)).returning({ id: outbox.id });
-    events += deleted.length;
-    if (deleted.length < PURGE_BATCH) return { keys: keys.length, events };
+    const deleted = await purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), PURGE_BATCH);
+    events += deleted;
+    if (deleted < PURGE_BATCH) return { keys, events };
   }
 }
 

@@ -1,9 +1,8 @@
 // Re-enqueues outbox events whose job went missing: the API crashed between commit and enqueue,
 // Redis was down, or a job exhausted its retries. Job ids make a re-enqueue of a waiting job a no-op.
-import { and, isNull, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
-import { outbox } from '../src/db/schema.js';
+import { findStrandedEvents } from '../src/indexing/outbox-dal.js';
 import type { IndexQueue } from '../src/indexing/queue.js';
 
 export interface RelayDeps {
@@ -17,12 +16,7 @@ export interface RelayDeps {
 /** One pass: enqueues the newest pending version of every listing with a stranded event. */
 export async function relayStrandedEvents({ db, queue, graceMs, batchSize = 1000 }: RelayDeps): Promise<number> {
   const cutoff = new Date(Date.now() - graceMs);
-  const pending = await db
-    .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
-    .from(outbox)
-    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, cutoff)))
-    .groupBy(outbox.listingId, outbox.country)
-    .limit(batchSize);
+  const pending = await findStrandedEvents(db, cutoff, batchSize);
   await queue.enqueue(pending);
   return pending.length;
 }

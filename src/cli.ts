@@ -2,18 +2,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
-import { count, isNull, min } from 'drizzle-orm';
 import { indexNames } from '../mappings/index.js';
 import { importCategories } from './categories/categories-import.js';
 import { loadConfig, publicUrls } from './config.js';
 import { createDatabase, runMigrations } from './db/client.js';
-import { outbox } from './db/schema.js';
 import { dropListingsIndices, ensureListingsIndices, listingsIndicesToRebuild } from './indexing/index-setup.js';
 import { createListingSync } from './indexing/listing-sync.js';
 import { createPublisher } from './indexing/outbox.js';
+import { pendingEventsSummary } from './indexing/outbox-dal.js';
 import { createIndexQueue } from './indexing/queue.js';
 import { reconcileCountry, repairJobs } from './indexing/reconcile.js';
-import { countLiveListings, reindexCountry } from './indexing/reindex.js';
+import { reindexCountry } from './indexing/reindex.js';
+import { countLiveListings } from './listings/listings-dal.js';
+import { createListingWrites } from './listings/change-listing.js';
 import { createListingsService } from './listings/listings-service.js';
 import { createLogger } from './logger.js';
 import { announceRevokedKeys, revocationChannel } from './partners/key-revocations.js';
@@ -137,7 +138,8 @@ program.command('sample').description('create a demo partner and a few sample li
     }
     const demo = await createPartnersService({ db }).create('demo', 'partner');
     const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-    const listings = createListingsService({ db, publish: createPublisher(queue, createLogger('warn', 'cli')), urls: publicUrls(config) });
+    const writes = createListingWrites({ db, publish: createPublisher(queue, createLogger('warn', 'cli')) });
+    const listings = createListingsService({ db, writes, urls: publicUrls(config) });
     const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
     for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
     await queue.close();
@@ -235,12 +237,12 @@ program.command('seed')
 
 const outboxCommand = program.command('outbox').description('the index event outbox');
 outboxCommand.command('status').description('pending events, the oldest one\'s age, and the queue').action(() => withDatabase(async ({ db }) => {
-  const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
+  const row = await pendingEventsSummary(db);
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => 'Redis unreachable');
   await queue.close();
-  const age = row!.oldest ? `${((Date.now() - new Date(row!.oldest).getTime()) / 1000).toFixed(1)} s` : '-';
-  console.log(`pending events: ${row!.pending}\noldest pending: ${age}\nqueue: ${JSON.stringify(counts)}`);
+  const age = row.oldest ? `${((Date.now() - new Date(row.oldest).getTime()) / 1000).toFixed(1)} s` : '-';
+  console.log(`pending events: ${row.pending}\noldest pending: ${age}\nqueue: ${JSON.stringify(counts)}`);
 }));
 
 await program.parseAsync();

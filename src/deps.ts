@@ -6,6 +6,7 @@ import { createDatabase, type Database } from './db/client.js';
 import { createPublisher } from './indexing/outbox.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
+import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
@@ -29,6 +30,8 @@ export interface ApiDeps {
   search: SearchService;
   partners: PartnersService;
   revokedKeys: RevokedKeysFollower;
+  /** The unit of work every listing workflow writes through (change-listing.ts). */
+  listingWrites: ListingWrites;
   listings: ListingsService;
   claims: ClaimsService;
   offers: OffersService;
@@ -52,7 +55,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const queue = overrides.queue ?? indexQueue;
   const publish = createPublisher(queue, logger);
   const names = indexNames(config.INDEX_PREFIX);
-  const listings = createListingsService({ db: database.db, publish, urls: publicUrls(config) });
+  const writes = createListingWrites({ db: database.db, publish });
+  const listings = createListingsService({ db: database.db, writes, urls: publicUrls(config) });
   const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
   const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
   return {
@@ -65,12 +69,13 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     search: createSearchService({ opensearch, names, logger }),
     partners,
     revokedKeys,
+    listingWrites: writes,
     listings,
-    claims: createClaimsService({ listings }),
-    offers: createOffersService({ db: database.db, listings }),
+    claims: createClaimsService({ writes }),
+    offers: createOffersService({ db: database.db, writes }),
     mappings: createMappingsService({ db: database.db }),
-    images: createImagesService({ db: database.db, listings, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
-    reviews: createReviewsService({ db: database.db, listings, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
+    images: createImagesService({ db: database.db, writes, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
+    reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

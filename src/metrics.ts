@@ -1,9 +1,8 @@
 // Prometheus metrics of both processes. Each process owns one registry; gauges that describe
 // shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time.
-import { count, isNull } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/client.js';
-import { outbox } from './db/schema.js';
+import { countPendingEvents } from './indexing/outbox-dal.js';
 import type { IndexQueue } from './indexing/queue.js';
 
 export type Dependency = 'postgres' | 'opensearch' | 'redis';
@@ -42,8 +41,8 @@ export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }
     name: 'outbox_backlog', help: 'Outbox events not yet indexed', registers: [registry],
     async collect() {
       // A scrape must succeed while PostgreSQL is down: the gauge then keeps its last value.
-      const rows = await opts.db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt)).catch(() => undefined);
-      if (rows) this.set(rows[0]!.n);
+      const pending = await countPendingEvents(opts.db).catch(() => undefined);
+      if (pending !== undefined) this.set(pending);
     },
   });
   new Gauge({

@@ -1,11 +1,10 @@
 // Loads the shipped taxonomy file into PostgreSQL, one localised name per enabled country.
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
 import type { IndexNames } from '../../mappings/index.js';
 import type { Db } from '../db/client.js';
-import { categories } from '../db/schema.js';
 import { projectPath } from '../project-paths.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
+import { upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
 
 interface TaxonomyFile {
@@ -33,8 +32,7 @@ export async function importCategories(
   const file = JSON.parse(readFileSync(path, 'utf8')) as TaxonomyFile;
   const rows = taxonomyRows(file, countries);
   for (let i = 0; i < rows.length; i += 1000) {
-    await db.insert(categories).values(rows.slice(i, i + 1000))
-      .onConflictDoUpdate({ target: [categories.country, categories.id], set: { name: sql`excluded.name` } });
+    await upsertCategories(db, rows.slice(i, i + 1000));
   }
   await rebuildCategoriesIndex(deps.opensearch, deps.names, rows);
   return rows.length;

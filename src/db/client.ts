@@ -31,7 +31,7 @@ export interface DatabaseTimeouts {
  */
 export function createDatabase(url: string, poolSize = 10, timeouts?: DatabaseTimeouts): Database {
   // No JIT: our queries are short, and PostgreSQL compiled the listing read (cost inflated by its
-  // correlated subqueries) for about a second per call; measured, see listings-repository.ts.
+  // correlated subqueries) for about a second per call; measured, see listings-dal.ts.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,

@@ -3,7 +3,7 @@
 // a process that died, and the next retry takes it over instead of waiting 24 h.
 // Lease times are PostgreSQL's clock, the one every API instance shares.
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from '../db/schema.js';
 
 export interface KeyId {
@@ -75,6 +75,12 @@ export function createIdempotencyDal(db: Db, leaseMs: number) {
       await db.delete(idempotencyKeys).where(current(lease));
     },
   };
+}
+
+/** Deletes every key older than the 24 h it is remembered, as of `now` (ms); returns how many went. */
+export async function purgeExpiredIdempotencyKeys(db: DbOrTx, now = Date.now()): Promise<number> {
+  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS))).returning({ key: idempotencyKeys.key });
+  return rows.length;
 }
 
 export type IdempotencyDal = ReturnType<typeof createIdempotencyDal>;

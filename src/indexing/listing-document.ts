@@ -4,7 +4,7 @@ import { fold } from '../search/fold.js';
 import { indexedForms } from '../search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../search/words.js';
 import { toListing, type Listing, type PublicUrls } from '../listings/listing-view.js';
-import type { ListingRecord } from '../listings/listings-repository.js';
+import type { ListingRecord } from '../listings/listings-dal.js';
 import { splitAddress } from './split-address.js';
 
 /**
@@ -20,7 +20,7 @@ export interface ListingDocumentInput {
   boost: number;
   version: number;
   updatedAt: Date;
-  /** Of the listing's `website` reviews only (listings-repository.ts). */
+  /** Of the listing's `website` reviews only (listings-dal.ts). */
   rating?: { mean: number; count: number } | undefined;
 }
 

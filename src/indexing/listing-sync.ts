@@ -1,14 +1,13 @@
 // Makes the OpenSearch document of one listing equal to its current state in PostgreSQL.
 // External versioning with the listing version makes this safe to run twice, late or out of
 // order: OpenSearch refuses (409) anything not newer than what it holds.
-import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
-import { outbox } from '../db/schema.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
 import type { SyncListingJob } from './jobs.js';
+import { markEventsProcessed } from './outbox-dal.js';
 import type { PublicUrls } from '../listings/listing-view.js';
-import { loadListingRecord } from '../listings/listings-repository.js';
+import { loadListingRecord } from '../listings/listings-dal.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import type { IndexNames } from '../../mappings/index.js';
 import type { Metrics } from '../metrics.js';
@@ -28,16 +27,11 @@ export interface SyncDeps {
 const statusOf = (err: unknown) => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
 
 export function createListingSync({ db, opensearch, names, urls, logger, metrics }: SyncDeps) {
-  async function markProcessed(listingId: number, version: number) {
-    await db.update(outbox).set({ processedAt: new Date() })
-      .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
-  }
-
   return async function syncListing(job: SyncListingJob): Promise<SyncOutcome> {
     const record = await loadListingRecord(db, job.listingId);
     if (!record) {
       // Never committed (the transaction rolled back after the event was enqueued): nothing to do.
-      await markProcessed(job.listingId, Number.MAX_SAFE_INTEGER);
+      await markEventsProcessed(db, job.listingId, Number.MAX_SAFE_INTEGER);
       metrics?.indexJobs.inc({ outcome: 'missing' });
       return 'missing';
     }
@@ -58,7 +52,7 @@ export function createListingSync({ db, opensearch, names, urls, logger, metrics
       if (statusOf(err) !== 409) throw err; // OpenSearch down or refusing: retry with backoff
       outcome = 'stale'; // OpenSearch already holds this version or a newer one
     }
-    await markProcessed(row.id, row.version);
+    await markEventsProcessed(db, row.id, row.version);
     metrics?.indexJobs.inc({ outcome });
     if (outcome !== 'stale') metrics?.writeToIndexed.observe((Date.now() - row.updatedAt.getTime()) / 1000);
     logger.debug({ listingId: row.id, version: row.version, outcome }, 'listing synced');

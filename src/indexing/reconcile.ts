@@ -1,8 +1,7 @@
 // Compares what PostgreSQL holds (live listings and their versions) with what the index holds,
 // streaming both in id order, so it runs in constant memory over millions of listings.
 import type { Db } from '../db/client.js';
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
-import { listings } from '../db/schema.js';
+import { liveListingsAfter, versionsOf } from '../listings/listings-dal.js';
 import type { IndexNames } from '../../mappings/index.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 
@@ -18,9 +17,7 @@ type Entry = { id: number; version: number };
 async function* postgresEntries(db: Db, country: string, pageSize: number): AsyncGenerator<Entry> {
   let last = 0;
   for (;;) {
-    const rows = await db.select({ id: listings.id, version: listings.version }).from(listings)
-      .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, last)))
-      .orderBy(asc(listings.id)).limit(pageSize);
+    const rows = await liveListingsAfter(db, country, last, pageSize);
     if (rows.length === 0) return;
     yield* rows;
     last = rows[rows.length - 1]!.id;
@@ -76,8 +73,7 @@ export async function repairJobs(db: Db, country: string, differences: Differenc
   const ids = differences.map((d) => d.listingId);
   if (ids.length === 0) return { jobs: [], unknown: [] };
   // A listing only in the index either is soft-deleted (sync deletes it) or never existed.
-  const rows = await db.select({ id: listings.id, version: listings.version }).from(listings).where(inArray(listings.id, ids));
-  const known = new Map(rows.map((r) => [r.id, r.version]));
+  const known = await versionsOf(db, ids);
   return {
     jobs: ids.filter((id) => known.has(id)).map((id) => ({ listingId: id, country, version: known.get(id)! })),
     unknown: ids.filter((id) => !known.has(id)),

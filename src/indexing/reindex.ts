@@ -11,17 +11,15 @@
 // transaction that commits only after that statement began committed after the swap, so its own
 // job (published after commit, or relayed) reaches the new index through the alias. Commit order
 // is what counts; `created_at` is the transaction's start and says nothing about it.
-import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { listingsIndexDefinition, type IndexNames } from '../../mappings/index.js';
 import { listingsIndexBody } from './index-setup.js';
 import type { Db } from '../db/client.js';
-import { listings } from '../db/schema.js';
 import type { PublicUrls } from '../listings/listing-view.js';
-import { loadListingRecords } from '../listings/listings-repository.js';
+import { countLiveListings, liveListingIdsAfter, loadListingRecords } from '../listings/listings-dal.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
-import { currentSnapshot, reopenEventsUnseenBy } from './outbox.js';
+import { currentSnapshot, reopenEventsUnseenBy } from './outbox-dal.js';
 import type { SyncListing } from './listing-sync.js';
 
 export interface ReindexDeps {
@@ -73,18 +71,11 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
 export async function* listingIdPages(db: Db, country: string, pageSize: number): AsyncGenerator<number[]> {
   let last = 0;
   for (;;) {
-    const rows = await db.select({ id: listings.id }).from(listings)
-      .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, last)))
-      .orderBy(asc(listings.id)).limit(pageSize);
-    if (rows.length === 0) return;
-    yield rows.map((r) => r.id);
-    last = rows[rows.length - 1]!.id;
+    const ids = await liveListingIdsAfter(db, country, last, pageSize);
+    if (ids.length === 0) return;
+    yield ids;
+    last = ids[ids.length - 1]!;
   }
-}
-
-export async function countLiveListings(db: Db, country: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(listings).where(and(eq(listings.country, country), isNull(listings.deletedAt)));
-  return row!.n;
 }
 
 /** Bulk-indexes one page of listings into `index`; returns the number of documents written. */

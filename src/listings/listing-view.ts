@@ -2,7 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { ListingSchema } from '../schemas/listing.js';
 import { mediaFileName, mediaUrl } from '../media/media-store.js';
-import type { ListingRecord, StoredImage } from './listings-repository.js';
+import type { ListingRecord, StoredImage } from './listings-dal.js';
 import { DAYS } from './hours.js';
 
 export type Listing = Static<typeof ListingSchema>;

@@ -1,8 +1,9 @@
-// A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard.
-import { and, asc, count, eq, like, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { mappings } from '../db/schema.js';
+// A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard;
+// and the rule every write that carries a source_id follows.
+import type { Db, DbOrTx } from '../db/client.js';
+import { conflict } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
+import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
 
 export const MAX_MAPPINGS = 1000;
 
@@ -19,22 +20,24 @@ export function likePattern(sourceId: string): string {
   return sourceId.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
+/** Sets the caller's mapping source_id → listing; a source_id already used for another listing is a conflict. */
+export async function setMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
+  const existing = await findMappedListing(tx, caller.partnerId, sourceId);
+  if (existing !== undefined && existing !== listingId) {
+    throw conflict(`source_id "${sourceId}" already maps to listing ${existing}`, [`source_id: already used for listing ${existing}`]);
+  }
+  if (existing !== undefined) return;
+  // One mapping per partner and listing: a new source_id replaces the old one.
+  await replaceMapping(tx, { partnerId: caller.partnerId, sourceId, listingId, country });
+}
+
 export function createMappingsService({ db }: { db: Db }) {
   return {
     async find(caller: Caller, country: string, sourceId?: string) {
-      const where = and(
-        eq(mappings.partnerId, caller.partnerId),
-        eq(mappings.country, country),
-        sourceId === undefined ? undefined : like(mappings.sourceId, likePattern(sourceId)),
-      );
-      const [rows, [total]] = await Promise.all([
-        db.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
-          .where(where).orderBy(asc(sql`${mappings.sourceId} collate "C"`)).limit(MAX_MAPPINGS),
-        db.select({ n: count() }).from(mappings).where(where),
-      ]);
+      const { rows, total } = await findMappings(db, caller.partnerId, country, sourceId === undefined ? undefined : likePattern(sourceId), MAX_MAPPINGS);
       const found: Mapping[] = rows.map((r) => ({ source_id: r.sourceId, service_id: String(r.listingId) }));
       return {
-        numFound: total!.n,
+        numFound: total,
         numReturned: found.length,
         ...Object.fromEntries(MAPPING_ARRAY_KEYS.map((key) => [key, found])) as Record<(typeof MAPPING_ARRAY_KEYS)[number], Mapping[]>,
       };

@@ -1,39 +1,36 @@
 // The offer of a listing (CONTRACT section 7). Offers are not shown in searches, so they change
 // no version and write no outbox event; they still hold the listing row like every other write.
-import { eq } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.js';
-import { offers } from '../db/schema.js';
+import type { Db } from '../db/client.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findLiveListing } from './listings-repository.js';
-import type { ListingsService } from './listings-service.js';
+import type { ListingWrites } from './change-listing.js';
+import { deleteOffer, findLiveListing, findOffer, upsertOffer } from './listings-dal.js';
 
 export interface Offer {
   message: string;
   url: string;
 }
 
-export function createOffersService({ db, listings }: { db: Db; listings: Pick<ListingsService, 'lockForChange'> }) {
-  const changeOffer = (caller: Caller, country: string, id: number, write: (tx: DbOrTx) => Promise<unknown>) =>
-    db.transaction(async (tx) => {
-      await listings.lockForChange(tx, caller, country, id);
-      await write(tx);
-    });
-
+export function createOffersService({ db, writes }: { db: Db; writes: Pick<ListingWrites, 'changeListing'> }) {
   return {
     put: (caller: Caller, country: string, id: number, offer: Offer): Promise<void> =>
-      changeOffer(caller, country, id, (tx) => tx.insert(offers).values({ listingId: id, ...offer })
-        .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } })),
+      writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
+        await upsertOffer(tx, id, offer);
+        return { result: undefined, changed: false };
+      }),
 
     async get(country: string, id: number): Promise<Offer> {
       await findLiveListing(db, country, id);
-      const [offer] = await db.select({ message: offers.message, url: offers.url }).from(offers).where(eq(offers.listingId, id));
+      const offer = await findOffer(db, id);
       if (!offer) throw notFound(`offer of listing ${id}`);
       return offer;
     },
 
     remove: (caller: Caller, country: string, id: number): Promise<void> =>
-      changeOffer(caller, country, id, (tx) => tx.delete(offers).where(eq(offers.listingId, id))),
+      writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
+        await deleteOffer(tx, id);
+        return { result: undefined, changed: false };
+      }),
   };
 }
 

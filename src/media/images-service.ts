@@ -2,16 +2,14 @@
 // search results); bytes go to the media store under their content address, written before the
 // transaction so that no listing lock is held during the write, and removed only by the deferred
 // clean-up (media-cleanup.ts).
-import { and, count, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { images } from '../db/schema.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../errors.js';
+import { AppError, conflict, notFound, validationError } from '../errors.js';
+import type { ListingWrites } from '../listings/change-listing.js';
 import { toImage, type Image } from '../listings/listing-view.js';
-import { findLiveListing } from '../listings/listings-repository.js';
-import type { ListingsService } from '../listings/listings-service.js';
-import { isClaimedByOther } from '../listings/ownership.js';
+import { findLiveListing } from '../listings/listings-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
+import { countImages, deleteImage, findImage, insertImage, listImages, updateImage } from './images-dal.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, parseMediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
@@ -25,13 +23,13 @@ export interface ImageInput {
 
 interface Deps {
   db: Db;
-  listings: Pick<ListingsService, 'writeListing' | 'lockForChange'>;
+  writes: Pick<ListingWrites, 'changeListing' | 'assertMayChange'>;
   store: MediaStore;
   mediaBaseUrl: string;
   limits: ImageLimits;
 }
 
-export function createImagesService({ db, listings: listingWrites, store, mediaBaseUrl, limits }: Deps) {
+export function createImagesService({ db, writes, store, mediaBaseUrl, limits }: Deps) {
   function decode(base64: string): DecodedImage {
     const result = decodeImage(base64, limits);
     if ('image' in result) return result.image;
@@ -53,64 +51,53 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
   }
 
   async function imageOf(tx: DbOrTx, listingId: number, imageId: number) {
-    const [image] = await tx.select().from(images).where(and(eq(images.id, imageId), eq(images.listingId, listingId)));
+    const image = await findImage(tx, listingId, imageId);
     if (!image) throw notFound(`image ${imageId} of listing ${listingId}`);
     return image;
-  }
-
-  /**
-   * Checked before any byte is stored, so that a partner cannot park files on listings it may not
-   * change or that do not exist; the lock in the transaction checks again.
-   */
-  async function mayChange(caller: Caller, country: string, listingId: number) {
-    const { claimedBy } = await findLiveListing(db, country, listingId);
-    if (isClaimedByOther(claimedBy, caller)) throw forbidden(`listing ${listingId} is claimed by another partner`);
   }
 
   return {
     async list(country: string, listingId: number): Promise<{ numFound: number; images: Image[] }> {
       await findLiveListing(db, country, listingId);
-      const rows = await db.select().from(images).where(eq(images.listingId, listingId)).orderBy(images.id);
+      const rows = await listImages(db, listingId);
       return { numFound: rows.length, images: rows.map((r) => toImage(r, mediaBaseUrl)) };
     },
 
     async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
       const image = decode(input.base64);
-      await mayChange(caller, country, listingId);
+      // Checked before any byte is stored, so that a partner cannot park files on listings it may
+      // not change or that do not exist.
+      await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = await storeImage(image);
-      return listingWrites.writeListing(country, async (tx) => {
-        await listingWrites.lockForChange(tx, caller, country, listingId);
-        const [held] = await tx.select({ n: count() }).from(images).where(eq(images.listingId, listingId));
-        if (held!.n >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
-        const [row] = await tx.insert(images).values({ listingId, type: input.type, caption: input.caption, ...stored }).returning();
-        return { listingId, result: toImage(row!, mediaBaseUrl) };
+      return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
+        if (await countImages(tx, listingId) >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
+        const row = await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored });
+        return { result: toImage(row, mediaBaseUrl) };
       });
     },
 
     async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
       const image = input.base64 === undefined ? undefined : decode(input.base64);
-      await mayChange(caller, country, listingId);
+      await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = image === undefined ? {} : await storeImage(image);
-      return listingWrites.writeListing(country, async (tx) => {
-        await listingWrites.lockForChange(tx, caller, country, listingId);
+      return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
         const before = await imageOf(tx, listingId, imageId);
-        const [row] = await tx.update(images).set({
+        const row = await updateImage(tx, imageId, {
           ...(input.type !== undefined ? { type: input.type } : {}),
           ...(input.caption !== undefined ? { caption: input.caption } : {}),
           ...stored,
-        }).where(eq(images.id, imageId)).returning();
-        if (before.key !== row!.key || before.ext !== row!.ext) await markForCleanup(tx, before);
-        return { listingId, result: toImage(row!, mediaBaseUrl) };
+        });
+        if (before.key !== row.key || before.ext !== row.ext) await markForCleanup(tx, before);
+        return { result: toImage(row, mediaBaseUrl) };
       });
     },
 
     async remove(caller: Caller, country: string, listingId: number, imageId: number): Promise<void> {
-      await listingWrites.writeListing(country, async (tx) => {
-        await listingWrites.lockForChange(tx, caller, country, listingId);
+      await writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
         const image = await imageOf(tx, listingId, imageId);
-        await tx.delete(images).where(eq(images.id, imageId));
+        await deleteImage(tx, imageId);
         await markForCleanup(tx, image);
-        return { listingId, result: undefined };
+        return { result: undefined };
       });
     },
 

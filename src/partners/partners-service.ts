@@ -1,10 +1,9 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { apiKeys, partners } from '../db/schema.js';
 import { generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+import { findPartnerByKeyHash, insertPartnerWithKey, listPartners, revokePartnerAndKeys, type Role } from './keys-dal.js';
 import { createBoundedCache } from '../bounded-cache.js';
 
-export type Role = 'partner' | 'admin';
+export type { Role };
 export interface Caller {
   partnerId: number;
   name: string;
@@ -24,9 +23,7 @@ export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: {
   let revocations = 0; // counts forget calls, so a look-up can tell whether one happened meanwhile
 
   async function lookup(hash: string): Promise<Caller | undefined> {
-    const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
-      .from(apiKeys).innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt), isNull(partners.revokedAt)));
+    const row = await findPartnerByKeyHash(db, hash);
     if (!row || !sameHash(row.keyHash, hash)) return undefined;
     return { partnerId: row.partnerId, name: row.name, role: row.role };
   }
@@ -35,28 +32,14 @@ export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: {
     /** Creates a partner with one key; the key is returned once and never stored in clear. */
     async create(name: string, role: Role): Promise<{ id: number; key: string }> {
       const key = generateApiKey();
-      return db.transaction(async (tx) => {
-        const [partner] = await tx.insert(partners).values({ name, role }).returning({ id: partners.id });
-        await tx.insert(apiKeys).values({ partnerId: partner!.id, keyHash: hashApiKey(key) });
-        return { id: partner!.id, key };
-      });
+      const id = await insertPartnerWithKey(db, name, role, hashApiKey(key));
+      return { id, key };
     },
 
-    list() {
-      return db.select({ id: partners.id, name: partners.name, role: partners.role, createdAt: partners.createdAt, revokedAt: partners.revokedAt })
-        .from(partners).orderBy(asc(partners.id));
-    },
+    list: () => listPartners(db),
 
     /** Revokes the partner and every key it holds; true when something was revoked. */
-    async revoke(id: number): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const now = new Date();
-        const revoked = await tx.update(partners).set({ revokedAt: now })
-          .where(and(eq(partners.id, id), isNull(partners.revokedAt))).returning({ id: partners.id });
-        await tx.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.partnerId, id), isNull(apiKeys.revokedAt)));
-        return revoked.length > 0;
-      });
-    },
+    revoke: (id: number): Promise<boolean> => revokePartnerAndKeys(db, id),
 
     /** Drops what is remembered about a key: it was revoked (src/partners/key-revocations.ts). */
     forget(keyHash: string): void {

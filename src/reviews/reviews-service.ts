@@ -1,15 +1,16 @@
 // Reviews (CONTRACT section 9). A partner sees website reviews and its own; an admin sees all.
 // Only website reviews make the public rating (CONTRACT section 5), so only they bump the listing
 // version: a partner review that moved the version would tell every partner it exists.
-import { and, count, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
-import { reviews } from '../db/schema.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
-import { findLiveListing } from '../listings/listings-repository.js';
-import type { ListingsService } from '../listings/listings-service.js';
+import type { ListingWrites } from '../listings/change-listing.js';
+import { findLiveListing } from '../listings/listings-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
+import {
+  countPartnerReviews, deleteReview, findReviewBySourceId, findVisibleReview, insertReview, listVisibleReviews, type ReviewReader, type ReviewRow,
+} from './reviews-dal.js';
 
 export type ReviewInput = Static<typeof ReviewInputSchema>;
 export type Review = Static<typeof ReviewSchema>;
@@ -17,44 +18,39 @@ export type Review = Static<typeof ReviewSchema>;
 /** Clock skew we tolerate before calling a date_time "in the future". */
 const FUTURE_TOLERANCE_MS = 60_000;
 
-const toReview = (row: typeof reviews.$inferSelect): Review => ({
+const toReview = (row: ReviewRow): Review => ({
   id: String(row.id), source_id: row.sourceId, reviewer: row.reviewer, reviewed: row.reviewed,
   title: row.title, text: row.text, rating: row.rating, date_time: row.dateTime,
 });
 
-/** Reviews the caller may see. */
-const visibleTo = (caller: Caller): SQL | undefined =>
-  caller.role === 'admin' ? undefined : or(eq(reviews.origin, 'website'), eq(reviews.partnerId, caller.partnerId));
+/** A partner sees website reviews and its own; an admin sees all. */
+const readerOf = (caller: Caller): ReviewReader => ({ partnerId: caller.partnerId, all: caller.role === 'admin' });
 
 
 interface Deps {
   db: Db;
-  listings: Pick<ListingsService, 'writeListing' | 'lockListing'>;
+  writes: Pick<ListingWrites, 'changeListing'>;
   /** Reviews one partner may hold on one listing (REVIEWS_PER_PARTNER_PER_LISTING in config.ts). */
   maxPerPartner: number;
 }
 
-export function createReviewsService({ db, listings: listingWrites, maxPerPartner }: Deps) {
+export function createReviewsService({ db, writes, maxPerPartner }: Deps) {
   async function visibleReview(tx: DbOrTx, caller: Caller, listingId: number, reviewId: number) {
-    const [row] = await tx.select().from(reviews)
-      .where(and(eq(reviews.id, reviewId), eq(reviews.listingId, listingId), visibleTo(caller)));
+    const row = await findVisibleReview(tx, readerOf(caller), listingId, reviewId);
     if (!row) throw notFound(`review ${reviewId} of listing ${listingId}`);
     return row;
   }
 
   async function assertNewSourceId(tx: DbOrTx, caller: Caller, listingId: number, sourceId: string) {
-    const [existing] = await tx.select({ id: reviews.id }).from(reviews)
-      .where(and(eq(reviews.listingId, listingId), eq(reviews.partnerId, caller.partnerId), eq(reviews.sourceId, sourceId)));
-    if (existing) {
-      throw conflict(`you already posted review ${existing.id} with source_id "${sourceId}" for listing ${listingId}`, ['source_id: duplicate for this listing']);
+    const existing = await findReviewBySourceId(tx, listingId, caller.partnerId, sourceId);
+    if (existing !== undefined) {
+      throw conflict(`you already posted review ${existing} with source_id "${sourceId}" for listing ${listingId}`, ['source_id: duplicate for this listing']);
     }
   }
 
   /** Partner reviews are private and move no public figure, but each still costs storage and list size. */
   async function assertBelowBound(tx: DbOrTx, caller: Caller, listingId: number) {
-    const [held] = await tx.select({ n: count() }).from(reviews)
-      .where(and(eq(reviews.listingId, listingId), eq(reviews.partnerId, caller.partnerId)));
-    if (held!.n >= maxPerPartner) {
+    if (await countPartnerReviews(tx, listingId, caller.partnerId) >= maxPerPartner) {
       throw conflict(`you already hold ${maxPerPartner} reviews on listing ${listingId}; delete one first`, [`reviews: at most ${maxPerPartner} per partner and listing`]);
     }
   }
@@ -62,8 +58,7 @@ export function createReviewsService({ db, listings: listingWrites, maxPerPartne
   return {
     async list(caller: Caller, country: string, listingId: number) {
       await findLiveListing(db, country, listingId);
-      const rows = await db.select().from(reviews).where(and(eq(reviews.listingId, listingId), visibleTo(caller)))
-        .orderBy(desc(reviews.reviewedAt), desc(reviews.id));
+      const rows = await listVisibleReviews(db, readerOf(caller), listingId);
       return { numFound: rows.length, reviews: rows.map(toReview) };
     },
 
@@ -77,30 +72,29 @@ export function createReviewsService({ db, listings: listingWrites, maxPerPartne
       if (Number.isNaN(reviewedAt.getTime())) throw validationError(['date_time: is not a valid date-time']);
       if (reviewedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) throw validationError(['date_time: must not be in the future']);
       const origin = caller.role === 'admin' ? 'website' : 'partner';
-      return listingWrites.writeListing(country, async (tx) => {
-        // Every review write holds the listing row first, so neither check below can go stale
-        // before the insert; the unique index on (listing, partner, source_id) stays as a backstop.
-        await listingWrites.lockListing(tx, country, listingId);
+      // Every review write holds the listing row first, so neither check below can go stale before
+      // the insert; the unique index on (listing, partner, source_id) stays as a backstop. Whoever
+      // claims the listing, anyone may review it: no ownership rule.
+      return writes.changeListing(caller, country, listingId, 'none', async (tx) => {
         await assertNewSourceId(tx, caller, listingId, input.source_id);
         if (origin === 'partner') await assertBelowBound(tx, caller, listingId);
-        const [row] = await tx.insert(reviews).values({
+        const row = await insertReview(tx, {
           listingId,
           partnerId: caller.partnerId,
           origin,
           sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
           text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
-        }).returning();
-        return { listingId, result: toReview(row!), changed: origin === 'website' };
+        });
+        return { result: toReview(row), changed: origin === 'website' };
       });
     },
 
     async remove(caller: Caller, country: string, listingId: number, reviewId: number): Promise<void> {
-      await listingWrites.writeListing(country, async (tx) => {
-        await listingWrites.lockListing(tx, country, listingId);
+      await writes.changeListing(caller, country, listingId, 'none', async (tx) => {
         const row = await visibleReview(tx, caller, listingId, reviewId);
         if (caller.role !== 'admin' && row.partnerId !== caller.partnerId) throw forbidden('website reviews can only be deleted by the service');
-        await tx.delete(reviews).where(eq(reviews.id, reviewId));
-        return { listingId, result: undefined, changed: row.origin === 'website' };
+        await deleteReview(tx, reviewId);
+        return { result: undefined, changed: row.origin === 'website' };
       });
     },
   };

@@ -38,11 +38,11 @@ async function openRename(id: number, name: string): Promise<{ commit(): Promise
   const released = new Promise<void>((resolve) => { release = resolve; });
   let begun!: () => void;
   const hasBegun = new Promise<void>((resolve) => { begun = resolve; });
-  const done = deps.listings.writeListing(country, async (tx) => {
+  const done = deps.listingWrites.changeListing(caller, country, id, 'forbidden', async (tx) => {
     await tx.update(listings).set({ name }).where(eq(listings.id, id));
     begun();
     await released;
-    return { listingId: id, result: undefined };
+    return { result: undefined };
   });
   await Promise.race([hasBegun, done]);
   return {

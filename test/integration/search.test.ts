@@ -7,6 +7,7 @@ import type { ListingInput } from '../../src/schemas/listing.js';
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
 const owner = await partner();
+const caller = { partnerId: owner.id, name: 'owner', role: 'partner' as const };
 
 // A word no other listing has: the run id spelt in letters, so fuzzy matching sees only ours.
 const word = (salt: string) => `${salt}${runId}`.replace(/\d/g, (d) => 'qwrtzpsdfg'[Number(d)]!).replace(/[^a-z]/g, 'x');
@@ -32,9 +33,9 @@ async function settled(query: string, count: number) {
 
 /** Changes stored fields of a listing through the write path (a new version reaches the index). */
 async function setStored(id: string, values: Partial<typeof listings.$inferInsert>) {
-  await deps.listings.writeListing('de', async (tx) => {
+  await deps.listingWrites.changeListing(caller, 'de', Number(id), 'forbidden', async (tx) => {
     await tx.update(listings).set(values).where(eq(listings.id, Number(id)));
-    return { listingId: Number(id), result: undefined };
+    return { result: undefined };
   });
 }
 

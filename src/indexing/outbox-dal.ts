@@ -1,0 +1,72 @@
+// Every SQL statement on the outbox, the API → indexer contract: the API records events in its
+// writing transactions; the indexer marks them processed, relays stranded ones and purges old
+// ones; a reindex reopens those its copy may have missed; metrics and the CLI count the backlog.
+import { and, count, eq, inArray, isNotNull, isNull, lt, lte, min, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { outbox } from '../db/schema.js';
+import type { SyncListingJob } from './jobs.js';
+
+/** Records that listing `listingId` changed to `version`; call inside the writing transaction. */
+export async function recordIndexEvent(tx: DbOrTx, event: SyncListingJob): Promise<void> {
+  await tx.insert(outbox).values({ listingId: event.listingId, country: event.country, version: event.version });
+}
+
+/** Marks done every pending event of the listing up to `version`: OpenSearch holds that version or a newer one. */
+export async function markEventsProcessed(db: DbOrTx, listingId: number, version: number): Promise<void> {
+  await db.update(outbox).set({ processedAt: new Date() })
+    .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
+}
+
+/** The newest pending version of every listing with an event older than `cutoff`, at most `limit` listings. */
+export function findStrandedEvents(db: DbOrTx, cutoff: Date, limit: number): Promise<SyncListingJob[]> {
+  return db
+    .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
+    .from(outbox)
+    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, cutoff)))
+    .groupBy(outbox.listingId, outbox.country)
+    .limit(limit);
+}
+
+/** Which transactions have committed as of now, as PostgreSQL's `pg_snapshot` text. */
+export async function currentSnapshot(db: DbOrTx): Promise<string> {
+  const { rows } = await db.execute<{ snapshot: string }>(sql`select pg_current_snapshot()::text as snapshot`);
+  return rows[0]!.snapshot;
+}
+
+/**
+ * Marks pending again every event of `country` written by a transaction that had not committed
+ * as of `snapshot`, and returns their listings. Pending rows are what the relay delivers, so once
+ * this returns they reach the index even if the caller fails afterwards.
+ */
+export async function reopenEventsUnseenBy(db: DbOrTx, country: string, snapshot: string): Promise<number[]> {
+  const rows = await db.update(outbox).set({ processedAt: null }).where(and(
+    eq(outbox.country, country),
+    // Every transaction the snapshot does not see has an id at or above its xmin: lets the index narrow the scan.
+    sql`${outbox.txid} >= pg_snapshot_xmin(${snapshot}::pg_snapshot)`,
+    sql`not pg_visible_in_snapshot(${outbox.txid}, ${snapshot}::pg_snapshot)`,
+  )).returning({ listingId: outbox.listingId });
+  return [...new Set(rows.map((r) => r.listingId))];
+}
+
+/**
+ * Deletes up to `limit` events processed before `processedBefore`; returns how many went. Never
+ * an unprocessed one: it is still to be delivered.
+ */
+export async function purgeProcessedEvents(db: DbOrTx, processedBefore: Date, limit: number): Promise<number> {
+  const expired = db.select({ id: outbox.id }).from(outbox)
+    .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, processedBefore))).limit(limit);
+  const deleted = await db.delete(outbox).where(inArray(outbox.id, expired)).returning({ id: outbox.id });
+  return deleted.length;
+}
+
+/** The number of events not yet indexed. */
+export async function countPendingEvents(db: DbOrTx): Promise<number> {
+  const rows = await db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt));
+  return rows[0]!.n;
+}
+
+/** The number of events not yet indexed and when the oldest of them was written. */
+export async function pendingEventsSummary(db: DbOrTx): Promise<{ pending: number; oldest: Date | null }> {
+  const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
+  return row!;
+}

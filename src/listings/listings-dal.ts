@@ -1,0 +1,215 @@
+// Every SQL statement on listings and their sub-objects (emails, phones, links, categories,
+// mappings, offers). Reads load listings with all their sub-objects in one query, for one id or
+// many: the API reads and the indexer's document builder share it, so both see the same listing.
+import { and, asc, count, eq, gt, inArray, isNull, like, sql, type SQL } from 'drizzle-orm';
+import { anyOf } from '../db/any-of.js';
+import type { DbOrTx } from '../db/client.js';
+import { notFound } from '../errors.js';
+import {
+  categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings, offers, partners, reviews,
+} from '../db/schema.js';
+
+export type { Interval, StoredHours } from '../db/schema.js';
+
+export type ListingRow = typeof listings.$inferSelect;
+export type NewListing = typeof listings.$inferInsert;
+
+export interface ListingRecord {
+  row: ListingRow;
+  emails: { id: number; address: string }[];
+  phones: { id: number; type: string; number: string }[];
+  links: { id: number; type: string; url: string }[];
+  categories: { id: string; name: string }[];
+  images: StoredImage[];
+  /** Mean rating and count over the `website` reviews; undefined without any. */
+  rating: { mean: number; count: number } | undefined;
+  creatorName: string;
+}
+
+export type StoredImage = typeof images.$inferSelect;
+
+/** A JSON array of the rows `select` builds for each listing, `[]` when there are none. */
+const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
+
+// One query for any number of listings: each sub-object list is a correlated subquery that builds
+// its JSON inside PostgreSQL. Seven parallel queries per read cost seven pool connections and
+// round trips; this costs one (GET by id, reindex pages, the indexer's document builder).
+const subObjects = {
+  emails: jsonRows<ListingRecord['emails'][number]>(sql`select json_agg(json_build_object('id', e.id, 'address', e.address) order by e.position)
+    from ${listingEmails} e where e.listing_id = ${listings.id}`),
+  phones: jsonRows<ListingRecord['phones'][number]>(sql`select json_agg(json_build_object('id', p.id, 'type', p.type, 'number', p.number) order by p.position)
+    from ${listingPhones} p where p.listing_id = ${listings.id}`),
+  links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', l.id, 'type', l.type, 'url', l.url) order by l.position)
+    from ${listingLinks} l where l.listing_id = ${listings.id}`),
+  categories: jsonRows<ListingRecord['categories'][number]>(sql`select json_agg(json_build_object('id', c.id, 'name', c.name) order by lc.position)
+    from ${listingCategories} lc join ${categories} c on c.country = lc.country and c.id = lc.category_id where lc.listing_id = ${listings.id}`),
+  images: jsonRows<Omit<StoredImage, 'createdAt'> & { createdAt: string }>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
+    'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
+    'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listings.id}`),
+  // Website reviews only: partner reviews are private to their author (CONTRACT sections 5 and 9),
+  // and a public mean over them would let any partner work out another partner's reviews.
+  rating: sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
+    from ${reviews} r where r.listing_id = ${listings.id} and r.origin = 'website' having count(*) > 0)`,
+};
+
+/** Loads listings by id, soft-deleted ones included (the indexer needs their version). */
+export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListingRecord>> {
+  const records = new Map<number, ListingRecord>();
+  if (ids.length === 0) return records;
+  const rows = await db.select({ listing: listings, creatorName: partners.name, ...subObjects }).from(listings)
+    .innerJoin(partners, eq(partners.id, listings.createdBy)).where(anyOf(listings.id, ids));
+  for (const { listing, creatorName, images: imageRows, rating, ...lists } of rows) {
+    records.set(listing.id, {
+      row: listing,
+      ...lists,
+      images: imageRows.map((image) => ({ ...image, createdAt: new Date(image.createdAt) })),
+      rating: rating ?? undefined,
+      creatorName,
+    });
+  }
+  return records;
+}
+
+export async function loadListingRecord(db: DbOrTx, id: number): Promise<ListingRecord | undefined> {
+  return (await loadListingRecords(db, [id])).get(id);
+}
+
+/** The live (not deleted) listing `id` of `country`, with who claims it; 404 otherwise. */
+export async function findLiveListing(db: DbOrTx, country: string, id: number): Promise<{ claimedBy: number | null }> {
+  const [row] = await db.select({ claimedBy: listings.claimedBy }).from(listings)
+    .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt)));
+  if (!row) throw notFound(`listing ${id}`);
+  return row;
+}
+
+/** Locks the live (not deleted) listing `id` of `country` for a change; undefined when there is none. */
+export async function lockLiveListing(tx: DbOrTx, country: string, id: number): Promise<ListingRow | undefined> {
+  const [row] = await tx.select().from(listings)
+    .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt))).for('update');
+  return row;
+}
+
+/** Inserts a listing; returns its id and version. */
+export async function insertListing(tx: DbOrTx, values: NewListing): Promise<{ id: number; version: number }> {
+  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
+  return row!;
+}
+
+/** Sets columns of listing `id`. */
+export async function updateListing(tx: DbOrTx, id: number, values: Partial<NewListing>): Promise<void> {
+  await tx.update(listings).set(values).where(eq(listings.id, id));
+}
+
+/** Moves listing `id` to its next version; returns the new version. */
+export async function bumpVersion(tx: DbOrTx, id: number): Promise<number> {
+  const [bumped] = await tx.update(listings)
+    .set({ version: sql`${listings.version} + 1`, updatedAt: new Date() })
+    .where(eq(listings.id, id)).returning({ version: listings.version });
+  return bumped!.version;
+}
+
+export interface SubObjectRows {
+  emails: (typeof listingEmails.$inferInsert)[];
+  phones: (typeof listingPhones.$inferInsert)[];
+  links: (typeof listingLinks.$inferInsert)[];
+  categories: (typeof listingCategories.$inferInsert)[];
+}
+
+/** Ids of the emails, phones and links listing `id` has now. */
+export async function subObjectIds(tx: DbOrTx, id: number) {
+  const ids = async (table: typeof listingEmails | typeof listingPhones | typeof listingLinks) =>
+    new Set((await tx.select({ id: table.id }).from(table).where(eq(table.listingId, id))).map((r) => r.id));
+  // Sequential: one transaction is one connection, which runs one query at a time.
+  return { emails: await ids(listingEmails), phones: await ids(listingPhones), links: await ids(listingLinks) };
+}
+
+/** Replaces the sub-objects of listing `listingId` with `rows`. */
+export async function replaceSubObjects(tx: DbOrTx, listingId: number, rows: SubObjectRows): Promise<void> {
+  // Sequential: one transaction is one connection, which runs one query at a time.
+  await tx.delete(listingEmails).where(eq(listingEmails.listingId, listingId));
+  await tx.delete(listingPhones).where(eq(listingPhones.listingId, listingId));
+  await tx.delete(listingLinks).where(eq(listingLinks.listingId, listingId));
+  await tx.delete(listingCategories).where(eq(listingCategories.listingId, listingId));
+  if (rows.emails.length) await tx.insert(listingEmails).values(rows.emails);
+  if (rows.phones.length) await tx.insert(listingPhones).values(rows.phones);
+  if (rows.links.length) await tx.insert(listingLinks).values(rows.links);
+  await tx.insert(listingCategories).values(rows.categories);
+}
+
+/** The listing a partner's source_id maps to, if any. */
+export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId: string): Promise<number | undefined> {
+  const [existing] = await tx.select({ listingId: mappings.listingId }).from(mappings)
+    .where(and(eq(mappings.partnerId, partnerId), eq(mappings.sourceId, sourceId)));
+  return existing?.listingId;
+}
+
+/** Makes `sourceId` the partner's one mapping of the listing, replacing the one it had. */
+export async function replaceMapping(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<void> {
+  await tx.delete(mappings).where(and(eq(mappings.partnerId, mapping.partnerId), eq(mappings.listingId, mapping.listingId)));
+  await tx.insert(mappings).values(mapping);
+}
+
+/** Drops every partner's mapping of listing `id`. */
+export async function deleteMappingsOf(tx: DbOrTx, id: number): Promise<void> {
+  await tx.delete(mappings).where(eq(mappings.listingId, id));
+}
+
+/** A partner's mappings in a country whose source_id matches the LIKE `pattern`, by source_id; and how many match. */
+export async function findMappings(db: DbOrTx, partnerId: number, country: string, pattern: string | undefined, limit: number) {
+  const where = and(
+    eq(mappings.partnerId, partnerId),
+    eq(mappings.country, country),
+    pattern === undefined ? undefined : like(mappings.sourceId, pattern),
+  );
+  const [rows, [total]] = await Promise.all([
+    db.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
+      .where(where).orderBy(asc(sql`${mappings.sourceId} collate "C"`)).limit(limit),
+    db.select({ n: count() }).from(mappings).where(where),
+  ]);
+  return { rows, total: total!.n };
+}
+
+export interface StoredOffer {
+  message: string;
+  url: string;
+}
+
+export async function upsertOffer(tx: DbOrTx, listingId: number, offer: StoredOffer): Promise<void> {
+  await tx.insert(offers).values({ listingId, ...offer })
+    .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } });
+}
+
+export async function findOffer(db: DbOrTx, listingId: number): Promise<StoredOffer | undefined> {
+  const [offer] = await db.select({ message: offers.message, url: offers.url }).from(offers).where(eq(offers.listingId, listingId));
+  return offer;
+}
+
+export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<void> {
+  await tx.delete(offers).where(eq(offers.listingId, listingId));
+}
+
+/** Up to `limit` live listings of a country with an id above `afterId`, in id order, with their versions (keyset pagination). */
+export function liveListingsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<{ id: number; version: number }[]> {
+  return db.select({ id: listings.id, version: listings.version }).from(listings)
+    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
+    .orderBy(asc(listings.id)).limit(limit);
+}
+
+/** Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset pagination). */
+export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db.select({ id: listings.id }).from(listings)
+    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
+    .orderBy(asc(listings.id)).limit(limit);
+  return rows.map((r) => r.id);
+}
+
+export async function countLiveListings(db: DbOrTx, country: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(listings).where(and(eq(listings.country, country), isNull(listings.deletedAt)));
+  return row!.n;
+}
+
+/** The versions of the listings among `ids` that exist, soft-deleted ones included. */
+export async function versionsOf(db: DbOrTx, ids: number[]): Promise<Map<number, number>> {
+  const rows = await db.select({ id: listings.id, version: listings.version }).from(listings).where(inArray(listings.id, ids));
+  return new Map(rows.map((r) => [r.id, r.version]));
+}
