@@ -1,21 +1,22 @@
 import { Type } from '@sinclair/typebox';
-import { CountryParamsSchema } from './common.js';
+import { CountryParamsSchema, text } from './common.js';
 
-const text = (description: string) => Type.String({ maxLength: 200, description });
+/** A filter value: Ajv's own words when too long, as these parameters always answered. */
+const filter = (description: string) => text(0, 200, { description, errorMessage: false });
 
 export const ListingSearchQuerySchema = Type.Object({
   solr: Type.Optional(Type.Boolean({ description: 'true: the experimental Solr-style search' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 50', errorMessage: 'must be an integer from 1 to 50' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Extension: skip this many results', errorMessage: 'must be an integer from 0 to 10000' })),
   ids: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated listing ids (at most 50)' })),
-  phone: Type.Optional(text('E.164 number; encode + as %2B')),
-  street: Type.Optional(text('Street without house number; * is a wildcard')),
-  place: Type.Optional(text('Place name; * is a wildcard')),
-  postCode: Type.Optional(text('Post code; * is a wildcard')),
-  number: Type.Optional(text('House number; * is a wildcard')),
-  what: Type.Optional(text('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
-  where: Type.Optional(text('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
-  category: Type.Optional(text('Solr mode: exact category name (case-insensitive)')),
+  phone: Type.Optional(filter('E.164 number; encode + as %2B')),
+  street: Type.Optional(filter('Street without house number; * is a wildcard')),
+  place: Type.Optional(filter('Place name; * is a wildcard')),
+  postCode: Type.Optional(filter('Post code; * is a wildcard')),
+  number: Type.Optional(filter('House number; * is a wildcard')),
+  what: Type.Optional(filter('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
+  where: Type.Optional(filter('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
+  category: Type.Optional(filter('Solr mode: exact category name (case-insensitive)')),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Solr mode: latitude of the centre', errorMessage: 'must be a number between -90 and 90' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
 }, { additionalProperties: false });
@@ -46,7 +47,7 @@ export const ListingSearchResponseSchema = Type.Object({
 });
 
 export const CategoriesQuerySchema = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 100, description: 'Category name; * is a wildcard; case- and accent-insensitive' })),
+  name: Type.Optional(text(0, 100, { description: 'Category name; * is a wildcard; case- and accent-insensitive', errorMessage: false })),
 }, { additionalProperties: false });
 
 export const CategorySchema = Type.Object({ id: Type.String(), name: Type.String() });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { HttpUrlSchema, SOURCE_ID_PATTERN } from './common.js';
+import { HttpUrlSchema, SOURCE_ID_PATTERN, text } from './common.js';
 
 export const ClaimBodySchema = Type.Union([
   Type.Object({
@@ -9,7 +9,7 @@ export const ClaimBodySchema = Type.Union([
 ], { description: 'Optional: {"source_id": "..."} sets your mapping for the listing' });
 
 const offerProperties = {
-  message: Type.String({ minLength: 1, maxLength: 500, errorMessage: 'must be 1–500 characters' }),
+  message: text(1, 500),
   url: HttpUrlSchema,
 };
 export const OfferInputSchema = Type.Object(offerProperties, { additionalProperties: false });
