@@ -79,6 +79,7 @@ export const ImageSchema = Type.Object({
   base64: Type.Null(),
   caption: Type.String(),
 }, { $id: 'Image', title: 'Image' });
+export type Image = Static<typeof ImageSchema>;
 
 const listingProperties = {
   id: Type.String(),
@@ -107,6 +108,8 @@ export const ListingSchema = Type.Object({
   ...listingProperties,
   contact: Type.Union([Type.Object({ name: Type.String(), surname: Type.String(), title: Type.String(), gender: Type.String() }), Type.Null()]),
 }, { $id: 'Listing', title: 'Listing' });
+export type Listing = Static<typeof ListingSchema>;
 
 /** A Listing as the filtered search returns it: without contact (listings-api.md). */
 export const ListingSummarySchema = Type.Object(listingProperties, { $id: 'ListingSummary', title: 'ListingSummary' });
+export type ListingSummary = Static<typeof ListingSummarySchema>;

@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { CountryParamsSchema, text } from './common.js';
+import { ListingSummarySchema } from './listing.js';
 
 /** A filter value: Ajv's own words when too long, as these parameters always answered. */
 const filter = (description: string) => text(0, 200, { description, errorMessage: false });
@@ -21,6 +22,8 @@ export const ListingSearchQuerySchema = Type.Object({
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
 }, { additionalProperties: false });
 
+export type ListingSearchQuery = Static<typeof ListingSearchQuerySchema>;
+
 export const SolrResultSchema = Type.Object({
   id: Type.String({ description: 'country:lid' }),
   lid: Type.Integer(),
@@ -40,16 +43,23 @@ export const SolrResultSchema = Type.Object({
   score: Type.Number(),
 }, { $id: 'SolrResult', title: 'SolrResult' });
 
+export type SolrResult = Static<typeof SolrResultSchema>;
+/** What the indexer stores ready-made in each document: a SolrResult but for what the query adds. */
+export type SolrResultView = Omit<SolrResult, '_dist_' | '_distboost_' | 'score'>;
+
 export const ListingSearchResponseSchema = Type.Object({
   numFound: Type.Integer(),
   numReturned: Type.Integer(),
-  listings: Type.Union([Type.Array(Type.Ref('ListingSummary')), Type.Array(Type.Ref(SolrResultSchema))]),
+  listings: Type.Union([Type.Array(Type.Ref(ListingSummarySchema)), Type.Array(Type.Ref(SolrResultSchema))]),
 });
+export type ListingSearchResponse = Static<typeof ListingSearchResponseSchema>;
 
 export const CategoriesQuerySchema = Type.Object({
   name: Type.Optional(text(0, 100, { description: 'Category name; * is a wildcard; case- and accent-insensitive', errorMessage: false })),
 }, { additionalProperties: false });
 
 export const CategorySchema = Type.Object({ id: Type.String(), name: Type.String() });
+export type Category = Static<typeof CategorySchema>;
 export const CategoriesResponseSchema = Type.Object({ numFound: Type.Integer(), categories: Type.Array(CategorySchema) });
+export type CategoriesPage = Static<typeof CategoriesResponseSchema>;
 export { CountryParamsSchema };

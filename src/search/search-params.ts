@@ -3,26 +3,10 @@
 import { validationError } from '../errors.js';
 import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';
+import type { ListingSearchQuery } from '../schemas/search.js';
 import { SEARCH_DEFAULTS } from './query/defaults.js';
 import { parseMatchValue, type MatchValue } from './query/wildcard.js';
 import { searchWords } from './words.js';
-
-export interface ListingSearchQuery {
-  solr?: boolean;
-  limit?: number;
-  offset?: number;
-  ids?: string;
-  phone?: string;
-  street?: string;
-  place?: string;
-  postCode?: string;
-  number?: string;
-  what?: string;
-  where?: string;
-  category?: string;
-  lat?: number;
-  lon?: number;
-}
 
 interface Page {
   limit: number;
