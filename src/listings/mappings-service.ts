@@ -3,16 +3,12 @@ import { and, asc, count, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { mappings } from '../db/schema.js';
 import type { Caller } from '../partners/partners-service.js';
+import type { Mapping, MappingsPage } from '../schemas/workflows.js';
 
 export const MAX_MAPPINGS = 1000;
 
 /** The description names the array `mappings`, the samples `results`: both keys, one place. */
 export const MAPPING_ARRAY_KEYS = ['mappings', 'results'] as const;
-
-export interface Mapping {
-  source_id: string;
-  service_id: string;
-}
 
 /** `*` → `%`; LIKE's own `_` and `%` are escaped (source ids may contain `_`). */
 export function likePattern(sourceId: string): string {
@@ -21,7 +17,7 @@ export function likePattern(sourceId: string): string {
 
 export function createMappingsService({ db }: { db: Db }) {
   return {
-    async find(caller: Caller, country: string, sourceId?: string) {
+    async find(caller: Caller, country: string, sourceId?: string): Promise<MappingsPage> {
       const where = and(
         eq(mappings.partnerId, caller.partnerId),
         eq(mappings.country, country),

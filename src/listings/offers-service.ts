@@ -5,13 +5,9 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { offers } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
+import type { Offer } from '../schemas/workflows.js';
 import { findLiveListing } from './listings-repository.js';
 import type { ListingsService } from './listings-service.js';
-
-export interface Offer {
-  message: string;
-  url: string;
-}
 
 export function createOffersService({ db, listings }: { db: Db; listings: Pick<ListingsService, 'lockForChange'> }) {
   const changeOffer = (caller: Caller, country: string, id: number, write: (tx: DbOrTx) => Promise<unknown>) =>

@@ -11,17 +11,12 @@ import { findLiveListing } from '../listings/listings-repository.js';
 import type { ListingsService } from '../listings/listings-service.js';
 import { isClaimedByOther } from '../listings/ownership.js';
 import type { Caller } from '../partners/partners-service.js';
+import type { ImageInput, ImagesPage } from '../schemas/media.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, parseMediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
 export const MAX_IMAGES_PER_LISTING = 50;
-
-export interface ImageInput {
-  type?: string;
-  caption?: string;
-  base64?: string;
-}
 
 interface Deps {
   db: Db;
@@ -68,13 +63,13 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
   }
 
   return {
-    async list(country: string, listingId: number): Promise<{ numFound: number; images: Image[] }> {
+    async list(country: string, listingId: number): Promise<ImagesPage> {
       await findLiveListing(db, country, listingId);
       const rows = await db.select().from(images).where(eq(images.listingId, listingId)).orderBy(images.id);
       return { numFound: rows.length, images: rows.map((r) => toImage(r, mediaBaseUrl)) };
     },
 
-    async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
+    async create(caller: Caller, country: string, listingId: number, input: ImageInput): Promise<Image> {
       const image = decode(input.base64);
       await mayChange(caller, country, listingId);
       const stored = await storeImage(image);
@@ -87,7 +82,7 @@ export function createImagesService({ db, listings: listingWrites, store, mediaB
       });
     },
 
-    async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
+    async update(caller: Caller, country: string, listingId: number, imageId: number, input: Partial<ImageInput>): Promise<Image> {
       const image = input.base64 === undefined ? undefined : decode(input.base64);
       await mayChange(caller, country, listingId);
       const stored = image === undefined ? {} : await storeImage(image);

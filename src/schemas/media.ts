@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { idParam, ListingParamsSchema, text } from './common.js';
+import { ImageSchema } from './listing.js';
 
 export const IMAGE_TYPES = ['logo', 'printad', 'photo'] as const;
 const imageType = Type.Union(IMAGE_TYPES.map((v) => Type.Literal(v)), { errorMessage: `must be one of ${IMAGE_TYPES.join(', ')}` });
@@ -9,6 +10,8 @@ const base64 = Type.String({ minLength: 1, description: 'Image bytes in base64 (
 const readOnly = { id: Type.Optional(Type.Unknown()), url: Type.Optional(Type.Unknown()) };
 
 export const ImageCreateSchema = Type.Object({ type: imageType, caption, base64, ...readOnly }, { additionalProperties: false });
+/** What an image is made of; an update gives any of it (a null `base64` in the body keeps the bytes). */
+export type ImageInput = Pick<Static<typeof ImageCreateSchema>, 'type' | 'caption' | 'base64'>;
 export const ImageUpdateSchema = Type.Object({
   type: Type.Optional(imageType),
   caption: Type.Optional(caption),
@@ -20,3 +23,6 @@ export const ImageParamsSchema = Type.Object({
   ...ListingParamsSchema.properties,
   imageId: idParam('image'),
 });
+
+export const ImagesResponseSchema = Type.Object({ numFound: Type.Integer(), images: Type.Array(Type.Ref(ImageSchema)) });
+export type ImagesPage = Static<typeof ImagesResponseSchema>;
