@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { processNodeFlags } from '../src/project-paths.js';
 import { cpuSeconds, machineCpuSeconds } from './proc.js';
-import type { ListingSearchQuery } from '../src/search/search-params.js';
+import type { ListingSearchQuery } from '../src/schemas/search.js';
 
 export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
 export const QUICK: Mode = { name: 'quick', listings: 50_000, seconds: 5, db: 'listings_bench', prefix: 'bench-' };

@@ -5,6 +5,7 @@ import { fold } from '../search/fold.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
 import { validationError } from '../errors.js';
+import type { CategoriesPage, Category } from '../schemas/search.js';
 
 export interface CategoryRow {
   country: string;
@@ -34,11 +35,6 @@ export async function rebuildCategoriesIndex(client: OpenSearchClient, names: In
   return index;
 }
 
-export interface CategoriesPage {
-  numFound: number;
-  categories: { id: string; name: string }[];
-}
-
 /** Categories of a country whose name matches (`*` wildcards; case- and accent-insensitive), sorted by name. */
 export async function searchCategories(client: OpenSearchClient, names: IndexNames, country: string, name?: string): Promise<CategoriesPage> {
   const filter: Record<string, unknown>[] = [{ term: { cc: country } }];
@@ -54,6 +50,6 @@ export async function searchCategories(client: OpenSearchClient, names: IndexNam
   const hits = res.body.hits;
   return {
     numFound: (hits.total as { value: number }).value,
-    categories: hits.hits.map((h) => h._source as { id: string; name: string }),
+    categories: hits.hits.map((h) => h._source as Category),
   };
 }

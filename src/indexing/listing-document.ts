@@ -5,6 +5,7 @@ import { indexedForms } from '../search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../search/words.js';
 import { toListing, type Listing, type PublicUrls } from '../listings/listing-view.js';
 import type { ListingRecord } from '../listings/listings-dal.js';
+import type { SolrResultView } from '../schemas/search.js';
 import { splitAddress } from './split-address.js';
 
 /**
@@ -92,7 +93,7 @@ export function buildListingDocument(input: ListingDocumentInput) {
       id, lid: Number(listing.id), cc: listing.country_code, name: listing.name, street: listing.address, zip: listing.zip,
       place: listing.place, partner: input.partnerName, ...(loc ? { loc } : {}), ...(rating !== null ? { rating } : {}),
       categories: categoryNames, boost: input.boost, _version_: input.version,
-    }),
+    } satisfies SolrResultView),
   };
 }
 

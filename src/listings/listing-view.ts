@@ -1,12 +1,10 @@
 // Turns a stored listing into the Listing of the public API (listings-api.md "Listing").
-import type { Static } from '@sinclair/typebox';
-import type { ListingSchema } from '../schemas/listing.js';
+import type { Image, Listing } from '../schemas/listing.js';
 import { mediaFileName, mediaUrl } from '../media/media-store.js';
 import type { ListingRecord, StoredImage } from './listings-dal.js';
 import { DAYS } from './hours.js';
 
-export type Listing = Static<typeof ListingSchema>;
-export type Image = NonNullable<Listing['images']>[number];
+export type { Image, Listing };
 
 export function listingUrl(webBaseUrl: string, country: string, id: number | string): string {
   return `${webBaseUrl.replace(/\/$/, '')}/${country}/${id}`;

@@ -4,16 +4,12 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { conflict } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
+import type { Mapping, MappingsPage } from '../schemas/workflows.js';
 
 export const MAX_MAPPINGS = 1000;
 
 /** The description names the array `mappings`, the samples `results`: both keys, one place. */
 export const MAPPING_ARRAY_KEYS = ['mappings', 'results'] as const;
-
-export interface Mapping {
-  source_id: string;
-  service_id: string;
-}
 
 /** `*` → `%`; LIKE's own `_` and `%` are escaped (source ids may contain `_`). */
 export function likePattern(sourceId: string): string {
@@ -33,7 +29,7 @@ export async function setMapping(tx: DbOrTx, caller: Caller, country: string, li
 
 export function createMappingsService({ db }: { db: Db }) {
   return {
-    async find(caller: Caller, country: string, sourceId?: string) {
+    async find(caller: Caller, country: string, sourceId?: string): Promise<MappingsPage> {
       const { rows, total } = await findMappings(db, caller.partnerId, country, sourceId === undefined ? undefined : likePattern(sourceId), MAX_MAPPINGS);
       const found: Mapping[] = rows.map((r) => ({ source_id: r.sourceId, service_id: String(r.listingId) }));
       return {

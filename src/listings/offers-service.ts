@@ -3,13 +3,9 @@
 import type { Db } from '../db/client.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
+import type { Offer } from '../schemas/workflows.js';
 import type { ListingWrites } from './change-listing.js';
 import { deleteOffer, findLiveListing, findOffer, upsertOffer } from './listings-dal.js';
-
-export interface Offer {
-  message: string;
-  url: string;
-}
 
 export function createOffersService({ db, writes }: { db: Db; writes: Pick<ListingWrites, 'changeListing'> }) {
   return {

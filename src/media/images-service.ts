@@ -8,18 +8,13 @@ import type { ListingWrites } from '../listings/change-listing.js';
 import { toImage, type Image } from '../listings/listing-view.js';
 import { findLiveListing } from '../listings/listings-dal.js';
 import type { Caller } from '../partners/partners-service.js';
+import type { ImageInput, ImagesPage } from '../schemas/media.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
 import { countImages, deleteImage, findImage, insertImage, listImages, updateImage } from './images-dal.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, parseMediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
 export const MAX_IMAGES_PER_LISTING = 50;
-
-export interface ImageInput {
-  type?: string;
-  caption?: string;
-  base64?: string;
-}
 
 interface Deps {
   db: Db;
@@ -57,13 +52,13 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
   }
 
   return {
-    async list(country: string, listingId: number): Promise<{ numFound: number; images: Image[] }> {
+    async list(country: string, listingId: number): Promise<ImagesPage> {
       await findLiveListing(db, country, listingId);
       const rows = await listImages(db, listingId);
       return { numFound: rows.length, images: rows.map((r) => toImage(r, mediaBaseUrl)) };
     },
 
-    async create(caller: Caller, country: string, listingId: number, input: Required<ImageInput>): Promise<Image> {
+    async create(caller: Caller, country: string, listingId: number, input: ImageInput): Promise<Image> {
       const image = decode(input.base64);
       // Checked before any byte is stored, so that a partner cannot park files on listings it may
       // not change or that do not exist.
@@ -76,7 +71,7 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
       });
     },
 
-    async update(caller: Caller, country: string, listingId: number, imageId: number, input: ImageInput): Promise<Image> {
+    async update(caller: Caller, country: string, listingId: number, imageId: number, input: Partial<ImageInput>): Promise<Image> {
       const image = input.base64 === undefined ? undefined : decode(input.base64);
       await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = image === undefined ? {} : await storeImage(image);

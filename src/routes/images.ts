@@ -5,7 +5,7 @@ import type { ImagesService } from '../media/images-service.js';
 import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ImageSchema } from '../schemas/listing.js';
-import { ImageCreateSchema, ImageParamsSchema, ImageUpdateSchema } from '../schemas/media.js';
+import { ImageCreateSchema, ImageParamsSchema, ImagesResponseSchema, ImageUpdateSchema } from '../schemas/media.js';
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
   // The endpoint index spells the path /image, the detailed description /images: both work alike.
@@ -49,7 +49,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
   app.get('/listings/:id/images', {
     schema: {
       summary: 'Images of a listing', tags: ['images'], params: ListingParamsSchema,
-      response: { 200: Type.Object({ numFound: Type.Integer(), images: Type.Array(Type.Ref(ImageSchema)) }), ...errorResponses() },
+      response: { 200: ImagesResponseSchema, ...errorResponses() },
     },
   }, async (request) => images.list(request.country, Number(request.params.id)));
 };

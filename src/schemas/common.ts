@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 export const ErrorSchema = Type.Object({
   type: Type.String({ description: 'Kind of error: validation, unauthorized, forbidden, not_found, conflict, ...' }),
@@ -10,9 +10,29 @@ export const CountryParamsSchema = Type.Object({
   country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code of an enabled country' }),
 });
 
+/** A row id as PostgreSQL stores it: a positive bigint in decimal, without leading zeros. */
+export const ID_PATTERN = '^[1-9][0-9]{0,15}$';
+
+/** The id of a `what` (listing, image, review) in a path: `must be a listing id (decimal digits)` when malformed. */
+export const idParam = (what: string, options: Omit<StringOptions, 'pattern'> = {}) =>
+  Type.String({ pattern: ID_PATTERN, ...options, errorMessage: `must be ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id (decimal digits)` });
+
+/** A sub-object id sent back on PUT: only compared with the stored ids, so any 1–16 digits pass. */
+export const SubObjectIdSchema = Type.String({ pattern: '^[0-9]{1,16}$', errorMessage: 'must be an id (decimal digits)' });
+
+/**
+ * A string of `min`–`max` characters that fails with `must be 1–200 characters` (`must be at most
+ * 200 characters` when it may be empty). `errorMessage: false` keeps Ajv's own words, as the search
+ * filters always had; a `minLength` of 0 is left out, since it checks nothing.
+ */
+export function text(min: number, max: number, { errorMessage, ...options }: Omit<StringOptions, 'minLength' | 'maxLength'> & { errorMessage?: string | false } = {}) {
+  const message = errorMessage ?? (min > 0 ? `must be ${min}–${max} characters` : `must be at most ${max} characters`);
+  return Type.String({ ...(min > 0 ? { minLength: min } : {}), maxLength: max, ...options, ...(message === false ? {} : { errorMessage: message }) });
+}
+
 export const ListingParamsSchema = Type.Object({
   country: CountryParamsSchema.properties.country,
-  id: Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: 'Listing id', errorMessage: 'must be a listing id (decimal digits)' }),
+  id: idParam('listing', { description: 'Listing id' }),
 });
 
 /** Error responses every authenticated route may give, for the OpenAPI document and serialisation. */

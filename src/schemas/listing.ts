@@ -1,7 +1,7 @@
 // The public contract of the Listing resource (listings-api.md, CONTRACT section 4).
 import { Type, type Static } from '@sinclair/typebox';
 import { DAYS } from '../listings/hours.js';
-import { HttpUrlSchema, SOURCE_ID_PATTERN } from './common.js';
+import { HttpUrlSchema, SOURCE_ID_PATTERN, SubObjectIdSchema, text } from './common.js';
 
 export const PHONE_TYPES = ['landline', 'mobile', 'fax', 'tollfree'] as const;
 export const LINK_TYPES = ['website', 'googleplus', 'facebook', 'instagram', 'twitter', 'youtube', 'linkedin', 'other'] as const;
@@ -10,10 +10,8 @@ export const E164_PATTERN = '^\\+[1-9][0-9]{1,14}$';
 
 const oneOf = (values: readonly string[]) =>
   Type.Union(values.map((v) => Type.Literal(v)), { errorMessage: `must be one of ${values.join(', ')}` });
-const text = (min: number, max: number) =>
-  Type.String({ minLength: min, maxLength: max, errorMessage: min > 0 ? `must be ${min}–${max} characters` : `must be at most ${max} characters` });
 /** Sub-object ids may be sent back on PUT (keeps the id) and are ignored on POST. */
-const subId = Type.Optional(Type.String({ pattern: '^[0-9]{1,16}$', errorMessage: 'must be an id (decimal digits)' }));
+const subId = Type.Optional(SubObjectIdSchema);
 
 const IntervalSchema = Type.Object({
   start: Type.String({ description: 'HH:MM or HH:MM:SS' }),
@@ -59,7 +57,7 @@ export const ListingInputSchema = Type.Object({
     { additionalProperties: false },
   )),
   categories: Type.Array(Type.Object({
-    id: Type.String({ minLength: 1, maxLength: 100 }),
+    id: text(1, 100, { errorMessage: false }),
     name: Type.Optional(Type.String()),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 10, errorMessage: 'must hold 1–10 categories' }),
   active: Type.Optional(Type.Boolean()),
@@ -81,6 +79,7 @@ export const ImageSchema = Type.Object({
   base64: Type.Null(),
   caption: Type.String(),
 }, { $id: 'Image', title: 'Image' });
+export type Image = Static<typeof ImageSchema>;
 
 const listingProperties = {
   id: Type.String(),
@@ -109,6 +108,8 @@ export const ListingSchema = Type.Object({
   ...listingProperties,
   contact: Type.Union([Type.Object({ name: Type.String(), surname: Type.String(), title: Type.String(), gender: Type.String() }), Type.Null()]),
 }, { $id: 'Listing', title: 'Listing' });
+export type Listing = Static<typeof ListingSchema>;
 
 /** A Listing as the filtered search returns it: without contact (listings-api.md). */
 export const ListingSummarySchema = Type.Object(listingProperties, { $id: 'ListingSummary', title: 'ListingSummary' });
+export type ListingSummary = Static<typeof ListingSummarySchema>;

@@ -1,8 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ListingParamsSchema, SOURCE_ID_PATTERN } from './common.js';
-
-const text = (min: number, max: number) =>
-  Type.String({ minLength: min, maxLength: max, errorMessage: min > 0 ? `must be ${min}–${max} characters` : `must be at most ${max} characters` });
+import { idParam, ListingParamsSchema, SOURCE_ID_PATTERN, text } from './common.js';
 
 export const ISO_DATE_TIME_WITH_OFFSET = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$';
 
@@ -30,5 +27,5 @@ export const ReviewSchema = Type.Object({
 
 export const ReviewParamsSchema = Type.Object({
   ...ListingParamsSchema.properties,
-  reviewId: Type.String({ pattern: '^[1-9][0-9]{0,15}$', errorMessage: 'must be a review id (decimal digits)' }),
+  reviewId: idParam('review'),
 });

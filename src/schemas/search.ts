@@ -1,24 +1,28 @@
-import { Type } from '@sinclair/typebox';
-import { CountryParamsSchema } from './common.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { CountryParamsSchema, text } from './common.js';
+import { ListingSummarySchema } from './listing.js';
 
-const text = (description: string) => Type.String({ maxLength: 200, description });
+/** A filter value: Ajv's own words when too long, as these parameters always answered. */
+const filter = (description: string) => text(0, 200, { description, errorMessage: false });
 
 export const ListingSearchQuerySchema = Type.Object({
   solr: Type.Optional(Type.Boolean({ description: 'true: the experimental Solr-style search' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 50', errorMessage: 'must be an integer from 1 to 50' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Extension: skip this many results', errorMessage: 'must be an integer from 0 to 10000' })),
   ids: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated listing ids (at most 50)' })),
-  phone: Type.Optional(text('E.164 number; encode + as %2B')),
-  street: Type.Optional(text('Street without house number; * is a wildcard')),
-  place: Type.Optional(text('Place name; * is a wildcard')),
-  postCode: Type.Optional(text('Post code; * is a wildcard')),
-  number: Type.Optional(text('House number; * is a wildcard')),
-  what: Type.Optional(text('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
-  where: Type.Optional(text('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
-  category: Type.Optional(text('Solr mode: exact category name (case-insensitive)')),
+  phone: Type.Optional(filter('E.164 number; encode + as %2B')),
+  street: Type.Optional(filter('Street without house number; * is a wildcard')),
+  place: Type.Optional(filter('Place name; * is a wildcard')),
+  postCode: Type.Optional(filter('Post code; * is a wildcard')),
+  number: Type.Optional(filter('House number; * is a wildcard')),
+  what: Type.Optional(filter('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
+  where: Type.Optional(filter('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
+  category: Type.Optional(filter('Solr mode: exact category name (case-insensitive)')),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Solr mode: latitude of the centre', errorMessage: 'must be a number between -90 and 90' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
 }, { additionalProperties: false });
+
+export type ListingSearchQuery = Static<typeof ListingSearchQuerySchema>;
 
 export const SolrResultSchema = Type.Object({
   id: Type.String({ description: 'country:lid' }),
@@ -39,16 +43,23 @@ export const SolrResultSchema = Type.Object({
   score: Type.Number(),
 }, { $id: 'SolrResult', title: 'SolrResult' });
 
+export type SolrResult = Static<typeof SolrResultSchema>;
+/** What the indexer stores ready-made in each document: a SolrResult but for what the query adds. */
+export type SolrResultView = Omit<SolrResult, '_dist_' | '_distboost_' | 'score'>;
+
 export const ListingSearchResponseSchema = Type.Object({
   numFound: Type.Integer(),
   numReturned: Type.Integer(),
-  listings: Type.Union([Type.Array(Type.Ref('ListingSummary')), Type.Array(Type.Ref(SolrResultSchema))]),
+  listings: Type.Union([Type.Array(Type.Ref(ListingSummarySchema)), Type.Array(Type.Ref(SolrResultSchema))]),
 });
+export type ListingSearchResponse = Static<typeof ListingSearchResponseSchema>;
 
 export const CategoriesQuerySchema = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 100, description: 'Category name; * is a wildcard; case- and accent-insensitive' })),
+  name: Type.Optional(text(0, 100, { description: 'Category name; * is a wildcard; case- and accent-insensitive', errorMessage: false })),
 }, { additionalProperties: false });
 
 export const CategorySchema = Type.Object({ id: Type.String(), name: Type.String() });
+export type Category = Static<typeof CategorySchema>;
 export const CategoriesResponseSchema = Type.Object({ numFound: Type.Integer(), categories: Type.Array(CategorySchema) });
+export type CategoriesPage = Static<typeof CategoriesResponseSchema>;
 export { CountryParamsSchema };

@@ -1,27 +1,12 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
 // CONTRACT section 5 that span parameters; every failed check is reported.
 import { validationError } from '../errors.js';
+import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';
+import type { ListingSearchQuery } from '../schemas/search.js';
 import { SEARCH_DEFAULTS } from './query/defaults.js';
 import { parseMatchValue, type MatchValue } from './query/wildcard.js';
 import { searchWords } from './words.js';
-
-export interface ListingSearchQuery {
-  solr?: boolean;
-  limit?: number;
-  offset?: number;
-  ids?: string;
-  phone?: string;
-  street?: string;
-  place?: string;
-  postCode?: string;
-  number?: string;
-  what?: string;
-  where?: string;
-  category?: string;
-  lat?: number;
-  lon?: number;
-}
 
 interface Page {
   limit: number;
@@ -36,6 +21,7 @@ export type ListingSearch =
 
 const FILTER_FAMILIES = { ids: ['ids'], phone: ['phone'], address: ['street', 'place', 'postCode', 'number'] } as const;
 const SOLR_PARAMS = ['what', 'where', 'category', 'lat', 'lon'] as const;
+const LISTING_ID = new RegExp(ID_PATTERN);
 
 export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
   const errors: string[] = [];
@@ -78,7 +64,7 @@ export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
   if (family === 'ids') {
     const parts = query.ids!.split(',').map((s) => s.trim());
     if (parts.length > SEARCH_DEFAULTS.maxIds) errors.push(`ids: at most ${SEARCH_DEFAULTS.maxIds} ids`);
-    if (parts.some((p) => !/^[1-9][0-9]{0,15}$/.test(p))) errors.push('ids: must be comma-separated listing ids');
+    if (parts.some((p) => !LISTING_ID.test(p))) errors.push('ids: must be comma-separated listing ids');
     if (errors.length) throw validationError(errors);
     return { kind: 'ids', ids: [...new Set(parts.map(Number))], ...page };
   }

@@ -1,17 +1,14 @@
 // Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
 // builders in query/; this module only does I/O, logging and mapping.
-import type { Static } from '@sinclair/typebox';
 import type { Logger } from 'pino';
-import type { SolrResultSchema } from '../schemas/search.js';
+import type { ListingSummary } from '../schemas/listing.js';
+import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
 import type { IndexNames } from '../../mappings/index.js';
 import { AppError } from '../errors.js';
-import type { Listing } from '../listings/listing-view.js';
 import type { OpenSearchClient } from './opensearch-client.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
-
-type ListingSummary = Omit<Listing, 'contact'>;
 
 interface Hit<T> {
   _id: string;
@@ -21,13 +18,8 @@ interface Hit<T> {
   sort?: unknown[];
 }
 
-export type SolrResult = Static<typeof SolrResultSchema>;
-
-export interface SearchPage<T> {
-  numFound: number;
-  numReturned: number;
-  listings: T[];
-}
+/** A page of the search response with its one kind of listing. */
+export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: T[] };
 
 export function createSearchService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
   async function search<T>(country: string, kind: string, body: Record<string, unknown>) {
@@ -57,7 +49,7 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): SolrResult => {
         // The document's ready-made result (listing-document.ts), plus what this query adds.
-        const view = JSON.parse(hit.fields![SOLR_RESULT_FIELD]![0]!) as Omit<SolrResult, '_dist_' | '_distboost_' | 'score'>;
+        const view = JSON.parse(hit.fields![SOLR_RESULT_FIELD]![0]!) as SolrResultView;
         const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
         return { ...view, ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 };
       });
