@@ -17,9 +17,30 @@ OPENSEARCH_URL="${OPENSEARCH_URL:-http://127.0.0.1:9200}"
 OPENSEARCH_WAIT_SECONDS="${OPENSEARCH_WAIT_SECONDS:-120}"
 
 stack_dir="$root/.stack"
-os_home="$stack_dir/opensearch-$OPENSEARCH_VERSION"
-os_run="$stack_dir/opensearch-run"
 os_user=opensearch
+
+# True when every directory from / down to $1 lets other users through (o+x): the opensearch
+# user, which OpenSearch needs when we are root, can then reach files below it.
+traversable_by_others() {
+  local dir="$1" perms
+  while [ "$dir" != / ]; do
+    if [ -e "$dir" ]; then
+      perms="$(stat -c %A "$dir")"
+      case "${perms:9:1}" in x|t) ;; *) return 1 ;; esac
+    fi
+    dir="$(dirname "$dir")"
+  done
+}
+
+# OpenSearch's files live under .stack/ unless we run as root in a checkout other users cannot
+# reach (a clone in /root, mode 0700): then they go to a directory of their own under /var/lib,
+# one per checkout, and the rest of the stack stays in .stack/.
+os_dir="$stack_dir"
+if [ "$(id -u)" = 0 ] && ! traversable_by_others "$stack_dir"; then
+  os_dir="/var/lib/listings-opensearch/$(printf '%s' "$root" | sha256sum | cut -c1-12)"
+fi
+os_home="$os_dir/opensearch-$OPENSEARCH_VERSION"
+os_run="$os_dir/opensearch-run"
 os_port="$(sed -E 's#^https?://[^:/]+:?([0-9]*).*#\1#' <<<"$OPENSEARCH_URL")"
 os_port="${os_port:-9200}"
 
@@ -70,29 +91,30 @@ pick_java_home() {
 opensearch_install() {
   [ -x "$os_home/bin/opensearch" ] && return
   log "fetching OpenSearch $OPENSEARCH_VERSION (integ-test zip) from Maven Central"
-  mkdir -p "$stack_dir"
+  [ "$os_dir" = "$stack_dir" ] || log "this checkout is not reachable by the $os_user user: OpenSearch lives in $os_dir"
+  mkdir -p "$os_dir"
   mvn -q dependency:copy \
     -Dartifact="org.opensearch.distribution.integ-test-zip:opensearch:$OPENSEARCH_VERSION:zip" \
-    -DoutputDirectory="$stack_dir"
+    -DoutputDirectory="$os_dir"
   rm -rf "$os_home.tmp" && mkdir -p "$os_home.tmp"
-  unzip -q "$stack_dir/opensearch-$OPENSEARCH_VERSION.zip" -d "$os_home.tmp"
+  unzip -q "$os_dir/opensearch-$OPENSEARCH_VERSION.zip" -d "$os_home.tmp"
   mv "$os_home.tmp/opensearch-$OPENSEARCH_VERSION" "$os_home" && rmdir "$os_home.tmp"
-  rm -f "$stack_dir/opensearch-$OPENSEARCH_VERSION.zip"
+  rm -f "$os_dir/opensearch-$OPENSEARCH_VERSION.zip"
   # Keep the server core only, as production is specified (no analysis-common, painless, geo
   # shapes...): a mapping or query that needs a module fails here, not in production.
   find "$os_home/modules" -mindepth 1 -maxdepth 1 ! -name transport-netty4 -exec rm -rf {} +
 }
 
 opensearch_configure() {
-  mkdir -p "$stack_dir/opensearch-data" "$stack_dir/opensearch-logs" "$os_run"
+  mkdir -p "$os_dir/opensearch-data" "$os_dir/opensearch-logs" "$os_run"
   cat >"$os_home/config/opensearch.yml" <<YML
 cluster.name: listings-local
 node.name: local-1
 discovery.type: single-node
 network.host: 127.0.0.1
 http.port: $os_port
-path.data: $stack_dir/opensearch-data
-path.logs: $stack_dir/opensearch-logs
+path.data: $os_dir/opensearch-data
+path.logs: $os_dir/opensearch-logs
 action.auto_create_index: false
 YML
   printf -- '-Xms512m\n-Xmx512m\n' >"$os_home/config/jvm.options.d/heap.options"
@@ -113,9 +135,10 @@ opensearch_up() {
   if [ "$(id -u)" = 0 ]; then
     # OpenSearch refuses to run as root.
     ensure_os_user
-    chown -R "$os_user" "$stack_dir/opensearch-data" "$stack_dir/opensearch-logs" "$os_run" "$os_home"
+    chown -R "$os_user" "$os_dir/opensearch-data" "$os_dir/opensearch-logs" "$os_run" "$os_home"
     run=(runuser -u "$os_user" --)
   fi
+  mkdir -p "$stack_dir"
   log "starting OpenSearch $OPENSEARCH_VERSION on $OPENSEARCH_URL (java: $java_home)"
   "${run[@]}" env OPENSEARCH_JAVA_HOME="$java_home" OPENSEARCH_PATH_CONF="$os_home/config" \
     "$os_home/bin/opensearch" -d -p "$os_run/opensearch.pid" >"$stack_dir/opensearch-start.log" 2>&1 \
@@ -123,11 +146,11 @@ opensearch_up() {
   local deadline=$((SECONDS + OPENSEARCH_WAIT_SECONDS))
   until curl -fsS -m 2 "$OPENSEARCH_URL/_cluster/health?wait_for_status=yellow&timeout=2s" >/dev/null 2>&1; do
     if [ $SECONDS -ge $deadline ]; then
-      log "OpenSearch did not reach health yellow within ${OPENSEARCH_WAIT_SECONDS}s; see $stack_dir/opensearch-logs/"
+      log "OpenSearch did not reach health yellow within ${OPENSEARCH_WAIT_SECONDS}s; see $os_dir/opensearch-logs/"
       exit 1
     fi
     if ! pgrep -f -- "-Dopensearch.path.home=$os_home" >/dev/null; then
-      log "OpenSearch exited during start-up; see $stack_dir/opensearch-logs/"
+      log "OpenSearch exited during start-up; see $os_dir/opensearch-logs/"
       exit 1
     fi
     sleep 1
