@@ -7,6 +7,7 @@ import type { ListingsService } from '../listings/listings-service.js';
 import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { errorResponses, ListingParamsSchema } from '../schemas/common.js';
 import { CategoriesQuerySchema, CategoriesResponseSchema } from '../schemas/search.js';
+import { existingId } from '../ids.js';
 
 /** True when the If-None-Match header names `etag` (a list, weak validators and * included). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -38,7 +39,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ opensearch: OpenSearchC
       response: { 200: CategoriesResponseSchema, ...errorResponses() },
     },
   }, async (request) => {
-    const { categories } = await deps.listings.get(request.country, Number(request.params.id));
+    const { categories } = await deps.listings.get(request.country, existingId(request.params.id, 'listing'));
     return { numFound: categories.length, categories };
   });
 };

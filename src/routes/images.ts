@@ -6,6 +6,7 @@ import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ImageSchema } from '../schemas/listing.js';
 import { ImageCreateSchema, ImageParamsSchema, ImagesResponseSchema, ImageUpdateSchema } from '../schemas/media.js';
+import { existingId } from '../ids.js';
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
   // The endpoint index spells the path /image, the detailed description /images: both work alike.
@@ -19,7 +20,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
       },
     }, async (request, reply) => {
       const { type, caption, base64 } = request.body;
-      const image = await images.create(request.caller, request.country, Number(request.params.id), { type, caption, base64 });
+      const image = await images.create(request.caller, request.country, existingId(request.params.id, 'listing'), { type, caption, base64 });
       return reply.status(201).send(image);
     });
 
@@ -31,7 +32,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
       },
     }, async (request) => {
       const { type, caption, base64 } = request.body;
-      return images.update(request.caller, request.country, Number(request.params.id), Number(request.params.imageId), {
+      return images.update(request.caller, request.country, existingId(request.params.id, 'listing'), existingId(request.params.imageId, 'image'), {
         ...(type !== undefined ? { type } : {}),
         ...(caption !== undefined ? { caption } : {}),
         ...(typeof base64 === 'string' ? { base64 } : {}),
@@ -41,7 +42,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
     app.delete(`/listings/:id/${collection}/:imageId`, {
       schema: { summary: 'Delete an image; its file stops being served', tags: ['images'], params: ImageParamsSchema, response: { 204: NoContent, ...errorResponses(403) } },
     }, async (request, reply) => {
-      await images.remove(request.caller, request.country, Number(request.params.id), Number(request.params.imageId));
+      await images.remove(request.caller, request.country, existingId(request.params.id, 'listing'), existingId(request.params.imageId, 'image'));
       return reply.status(204).send(null);
     });
   }
@@ -51,7 +52,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
       summary: 'Images of a listing', tags: ['images'], params: ListingParamsSchema,
       response: { 200: ImagesResponseSchema, ...errorResponses() },
     },
-  }, async (request) => images.list(request.country, Number(request.params.id)));
+  }, async (request) => images.list(request.country, existingId(request.params.id, 'listing')));
 };
 
 /**

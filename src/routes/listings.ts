@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ListingsService } from '../listings/listings-service.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ListingInputSchema, ListingSchema } from '../schemas/listing.js';
+import { existingId } from '../ids.js';
 
 export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsService }> = async (app, { listings }) => {
   app.post('/listings', {
@@ -25,7 +26,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsServic
       params: ListingParamsSchema,
       response: { 200: Type.Ref(ListingSchema), ...errorResponses() },
     },
-  }, async (request) => listings.get(request.country, Number(request.params.id)));
+  }, async (request) => listings.get(request.country, existingId(request.params.id, 'listing')));
 
   app.put('/listings/:id', {
     schema: {
@@ -35,7 +36,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsServic
       body: ListingInputSchema,
       response: { 200: Type.Ref(ListingSchema), ...errorResponses(403, 409, 413, 415) },
     },
-  }, async (request) => listings.update(request.caller, request.country, Number(request.params.id), request.body));
+  }, async (request) => listings.update(request.caller, request.country, existingId(request.params.id, 'listing'), request.body));
 
   app.delete('/listings/:id', {
     schema: {
@@ -45,7 +46,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsServic
       response: { 204: NoContent, ...errorResponses(403) },
     },
   }, async (request, reply) => {
-    await listings.remove(request.caller, request.country, Number(request.params.id));
+    await listings.remove(request.caller, request.country, existingId(request.params.id, 'listing'));
     return reply.status(204).send(null);
   });
 };

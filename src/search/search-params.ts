@@ -1,6 +1,7 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
 // CONTRACT section 5 that span parameters; every failed check is reported.
 import { validationError } from '../errors.js';
+import { existingIdOrUndefined } from '../ids.js';
 import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';
 import type { ListingSearchQuery } from '../schemas/search.js';
@@ -66,7 +67,9 @@ export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
     if (parts.length > SEARCH_DEFAULTS.maxIds) errors.push(`ids: at most ${SEARCH_DEFAULTS.maxIds} ids`);
     if (parts.some((p) => !LISTING_ID.test(p))) errors.push('ids: must be comma-separated listing ids');
     if (errors.length) throw validationError(errors);
-    return { kind: 'ids', ids: [...new Set(parts.map(Number))], ...page };
+    // An id too large to exist is skipped, like any other id that names nothing.
+    const ids = parts.map(existingIdOrUndefined).filter((id): id is number => id !== undefined);
+    return { kind: 'ids', ids: [...new Set(ids)], ...page };
   }
   if (family === 'phone') {
     // A "+" sent unencoded arrives as a space.

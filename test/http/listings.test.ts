@@ -41,6 +41,11 @@ t.test('GET returns the listing with images; unknown ids and other countries ans
   t.equal(missing.statusCode, 404);
   t.same(missing.json(), { type: 'not_found', message: 'listing 999999999 not found', details: [] });
   t.equal((await app.inject({ url: `/at/listings/${created.id}`, headers: owner.auth })).statusCode, 404);
+  // Ids are bigints: a well-formed id beyond any that exists is unknown, not malformed.
+  const huge = await app.inject({ url: '/de/listings/9000000000000000000', headers: owner.auth });
+  t.same([huge.statusCode, huge.json().message], [404, 'listing 9000000000000000000 not found']);
+  t.equal((await app.inject({ url: `/de/listings/9000000000000000000/images/9000000000000000000`, method: 'DELETE', headers: owner.auth })).statusCode, 404);
+  t.equal((await app.inject({ url: '/de/listings/12345678901234567890', headers: owner.auth })).statusCode, 400, 'twenty digits is no bigint');
   t.equal((await app.inject({ url: `/DE/listings/${created.id}`, headers: owner.auth })).statusCode, 200, 'country in any case');
 });
 

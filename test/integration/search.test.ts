@@ -61,7 +61,7 @@ const place = encodeURIComponent(town);
 await settled(`street=*&place=${place}&postCode=${zip}`, 5); // all but the suppressed one
 
 t.test('filtered search by ids keeps the given order, skips unknown ids and hides suppressed listings', async (t) => {
-  const res = await get(`ids=${c.id},999999999,${a.id},${suppressed.id},${hidden.id}`);
+  const res = await get(`ids=${c.id},999999999,${a.id},9000000000000000000,${suppressed.id},${hidden.id}`);
   t.equal(res.statusCode, 200);
   const body = res.json();
   t.equal(body.numFound, 3);
