@@ -108,7 +108,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(imageRoutes, { images: deps.images });
     await countryScope.register(reviewRoutes, { reviews: deps.reviews });
     await countryScope.register(searchRoutes, { search: deps.search });
-    await countryScope.register(categoryRoutes, { opensearch: deps.opensearch, names: deps.names, listings: deps.listings });
+    await countryScope.register(categoryRoutes, { categories: deps.categories });
   }, { prefix: '/:country' });
 
   return app;

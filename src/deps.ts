@@ -17,6 +17,7 @@ import { createReviewsService, type ReviewsService } from './reviews/reviews-ser
 import { followRevokedKeys, revocationChannel, type RevokedKeysFollower } from './partners/key-revocations.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
+import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
 import { indexNames, type IndexNames } from '../mappings/index.js';
 
@@ -38,6 +39,7 @@ export interface ApiDeps {
   mappings: MappingsService;
   images: ImagesService;
   reviews: ReviewsService;
+  categories: CategoriesService;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     mappings: createMappingsService({ db: database.db }),
     images: createImagesService({ db: database.db, writes, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
+    categories: createCategoriesService({ opensearch, names, listings }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

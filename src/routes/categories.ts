@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { IndexNames } from '../../mappings/index.js';
-import { searchCategories } from '../categories/categories-index.js';
-import type { ListingsService } from '../listings/listings-service.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
+import type { CategoriesService } from '../categories/categories-service.js';
+import { existingId } from '../ids.js';
 import { errorResponses, ListingParamsSchema } from '../schemas/common.js';
 import { CategoriesQuerySchema, CategoriesResponseSchema } from '../schemas/search.js';
-import { existingId } from '../ids.js';
 
 /** True when the If-None-Match header names `etag` (a list, weak validators and * included). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -15,7 +12,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === etag || t === '*');
 }
 
-export const categoryRoutes: FastifyPluginAsyncTypebox<{ opensearch: OpenSearchClient; names: IndexNames; listings: ListingsService }> = async (app, deps) => {
+export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesService }> = async (app, deps) => {
   app.get('/categories', {
     schema: {
       summary: 'Categories of the country, optionally filtered by name (* wildcards); cache them (ETag, max-age 3600)',
@@ -24,7 +21,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ opensearch: OpenSearchC
       response: { 200: CategoriesResponseSchema, 304: Type.Null({ description: 'Not modified' }), ...errorResponses() },
     },
   }, async (request, reply) => {
-    const page = await searchCategories(deps.opensearch, deps.names, request.country, request.query.name);
+    const page = await deps.categories.search(request.country, request.query.name);
     const etag = `"${createHash('sha1').update(JSON.stringify(page)).digest('base64url')}"`;
     reply.header('etag', etag).header('cache-control', 'public, max-age=3600');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
@@ -38,8 +35,5 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ opensearch: OpenSearchC
       params: ListingParamsSchema,
       response: { 200: CategoriesResponseSchema, ...errorResponses() },
     },
-  }, async (request) => {
-    const { categories } = await deps.listings.get(request.country, existingId(request.params.id, 'listing'));
-    return { numFound: categories.length, categories };
-  });
+  }, async (request) => deps.categories.ofListing(request.country, existingId(request.params.id, 'listing')));
 };
