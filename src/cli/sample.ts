@@ -1,0 +1,33 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { publicUrls } from '../config.js';
+import { createPublisher } from '../indexing/outbox.js';
+import { createIndexQueue } from '../indexing/queue.js';
+import { createListingWrites } from '../listings/change-listing.js';
+import { createListingsService } from '../listings/listings-service.js';
+import { createLogger } from '../logger.js';
+import { createPartnersService } from '../partners/partners-service.js';
+import { projectPath } from '../project-paths.js';
+import { SAMPLE_LISTINGS } from '../sample/sample-data.js';
+import { config, withDatabase } from './context.js';
+
+export function registerSample(program: Command): void {
+  program.command('sample').description('create a demo partner and a few sample listings in "de" once')
+    .action(() => withDatabase(async ({ db }) => {
+      const keyFile = projectPath('.stack', 'demo-key');
+      if (existsSync(keyFile)) {
+        console.error(`sample data present; demo key: ${readFileSync(keyFile, 'utf8').trim()}`);
+        return;
+      }
+      const demo = await createPartnersService({ db }).create('demo', 'partner');
+      const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+      const writes = createListingWrites({ db, publish: createPublisher(queue, createLogger('warn', 'cli')) });
+      const listings = createListingsService({ db, writes, urls: publicUrls(config) });
+      const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
+      for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
+      await queue.close();
+      mkdirSync(projectPath('.stack'), { recursive: true });
+      writeFileSync(keyFile, `${demo.key}\n`);
+      console.error(`created ${SAMPLE_LISTINGS.length} sample listings in "de"; demo key (also in .stack/demo-key): ${demo.key}`);
+    }));
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { indexNames } from '../../mappings/index.js';
+import { importCategories } from '../categories/categories-import.js';
+import { runMigrations } from '../db/client.js';
+import { ensureListingsIndices, listingsIndicesToRebuild } from '../indexing/index-setup.js';
+import { countLiveListings } from '../listings/listings-dal.js';
+import { config, reindexWithProgress, withSearchStack } from './context.js';
+
+export function registerSetup(program: Command): void {
+  program.command('setup').description('migrate, create missing indices, import categories, rebuild outdated or emptied indices (idempotent)')
+    .action(() => withSearchStack(async ({ db, opensearch }) => {
+      await runMigrations(db);
+      const created = await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
+      const count = await importCategories({ db, opensearch, names: indexNames(config.INDEX_PREFIX) }, config.countries);
+      console.error(`migrated; ${created.length ? `created ${created.join(', ')}` : 'indices exist'}; ${count} categories imported`);
+      // A new mapping or document format, or an OpenSearch whose data is gone while PostgreSQL
+      // still has the listings: rebuild from PostgreSQL, the source of truth.
+      for (const { country: cc, reason } of await listingsIndicesToRebuild(opensearch, config.INDEX_PREFIX, config.countries, (c) => countLiveListings(db, c))) {
+        console.error(`rebuilding the index of ${cc}: it ${reason}`);
+        const result = await reindexWithProgress(db, opensearch, cc);
+        console.error(`rebuilt ${result.index} with ${result.documents} listings`);
+      }
+    }));
+}
