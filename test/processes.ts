@@ -21,6 +21,11 @@ export function startProcess(script: string, env: Record<string, string>, opts: 
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: opts.ipc ? ['ignore', 'ignore', 'ignore', 'ipc'] : 'ignore',
   });
+  // A test that times out must not leave its processes behind: a survivor keeps its port, and the
+  // next run's health check would then see it instead of the process that run started.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   return {
     child,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
@@ -36,3 +41,9 @@ export function startProcess(script: string, env: Record<string, string>, opts: 
 
 export const waitHealthy = (url: string) =>
   eventually(async () => (await fetch(url).then((r) => r.ok, () => false)) || undefined, 60_000, url);
+
+/** Waits until `proc` answers healthy at `url`, and fails if it exited meanwhile (its port was taken by another process). */
+export async function waitProcessHealthy(proc: Proc, url: string): Promise<void> {
+  await waitHealthy(url);
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${url} answers, but not from the process just started: it exited`);
+}

@@ -9,7 +9,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/indexing/jobs.js';
 import { build } from '../helper.js';
-import { startProcess, waitHealthy, type Proc } from '../processes.js';
+import { startProcess, waitProcessHealthy, type Proc } from '../processes.js';
 import { assertConverged, writeStream } from './harness.js';
 
 const WRITES = Number(process.env.FAULT_WRITES ?? 2000);
@@ -35,12 +35,12 @@ const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
 
 const startApi = async () => {
   const api = startProcess('src/server.ts', { ...env, PORT: String(API_PORT) });
-  await waitHealthy(`${baseUrl()}/healthz`);
+  await waitProcessHealthy(api, `${baseUrl()}/healthz`);
   return api;
 };
 const startIndexer = async (extra: Record<string, string> = {}) => {
   const indexer = startProcess('indexer/main.ts', { ...env, INDEXER_PORT: String(INDEXER_PORT), ...extra });
-  await waitHealthy(`http://127.0.0.1:${INDEXER_PORT}/healthz`);
+  await waitProcessHealthy(indexer, `http://127.0.0.1:${INDEXER_PORT}/healthz`);
   return indexer;
 };
 
