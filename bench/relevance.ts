@@ -76,7 +76,7 @@ async function twinQueries(corpus: CorpusListing[], count: number) {
     }
     twins.push({ name, lat: origin.lat!, lon: origin.lon!, near: ids[0]!, far: ids[1]! });
   }
-  // Searchable within 2 s of the write (CONTRACT section 12); a little margin for the batch.
+  // Searchable within 2 s of the write (docs/contract.md §12); a little margin for the batch.
   await sleep(3000);
   return twins;
 }

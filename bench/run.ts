@@ -1,4 +1,4 @@
-// Benchmarks of the API against raw OpenSearch, side by side in one run (issue 7).
+// Benchmarks of the API against raw OpenSearch, side by side in one run.
 //   npm run bench -- --quick     50 000 listings, seconds per scenario
 //   npm run bench                1 000 000 listings
 // Starts its own API and indexer processes on a database and index prefix of their own, seeds

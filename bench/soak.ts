@@ -1,4 +1,4 @@
-// Soak (issue 8): a mix of reads, searches and writes at 70 % of the most the same mix reaches,
+// Soak: a mix of reads, searches and writes at 70 % of the most the same mix reaches,
 // for 10 minutes, against the real API and indexer on the quick data set. Per minute: throughput,
 // p50/p99, errors, memory of both processes and the outbox backlog. Writes a section of
 // bench/RESULTS.md.

@@ -1,5 +1,5 @@
 // Failures of PostgreSQL, OpenSearch and Redis as their clients report them. The error handler
-// answers them 503 `unavailable` (CONTRACT section 11) instead of passing their status and
+// answers them 503 `unavailable` (docs/contract.md §11) instead of passing their status and
 // message on; the logger writes them without the data they carry (queries and their parameters).
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 

@@ -1,4 +1,4 @@
-// The error kinds of CONTRACT section 11. Services throw these; one Fastify error handler turns
+// The error kinds of docs/contract.md §11. Services throw these; one Fastify error handler turns
 // them into `{type, message, details}` bodies with the matching status.
 export type ErrorType =
   | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
@@ -35,7 +35,7 @@ export class AppError extends Error {
     return STATUS_OF[this.type];
   }
 
-  /** The Error object every non-2xx answer carries (CONTRACT section 11). */
+  /** The Error object every non-2xx answer carries (docs/contract.md §11). */
   toBody(): { type: ErrorType; message: string; details: string[] } {
     return { type: this.type, message: this.message, details: this.details };
   }

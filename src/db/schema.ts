@@ -1,4 +1,4 @@
-// PostgreSQL is the source of truth (CONTRACT section 12). Every table the service owns is here;
+// PostgreSQL is the source of truth (docs/contract.md §12). Every table the service owns is here;
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
@@ -95,7 +95,7 @@ export const listingCategories = pgTable('listing_categories', {
   categoryId: text('category_id').notNull(),
 }, (t) => [primaryKey({ columns: [t.listingId, t.position] })]);
 
-/** A partner's own id for a listing (CONTRACT section 10); unique per partner. */
+/** A partner's own id for a listing (docs/contract.md §10); unique per partner. */
 export const mappings = pgTable('mappings', {
   partnerId: id('partner_id').notNull().references(() => partners.id),
   sourceId: text('source_id').notNull(),
@@ -128,7 +128,7 @@ export const outbox = pgTable('outbox', {
   index('outbox_txid_idx').on(t.txid),
 ]);
 
-/** At most one offer a listing (CONTRACT section 7); not part of the index document. */
+/** At most one offer a listing (docs/contract.md §7); not part of the index document. */
 export const offers = pgTable('offers', {
   listingId: id('listing_id').primaryKey().references(() => listings.id, { onDelete: 'cascade' }),
   message: text('message').notNull(),
@@ -136,11 +136,11 @@ export const offers = pgTable('offers', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** How long an Idempotency-Key is remembered (CONTRACT section 13). */
+/** How long an Idempotency-Key is remembered (docs/contract.md §13). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
- * Remembered POST responses per partner and Idempotency-Key (CONTRACT section 13), shared by
+ * Remembered POST responses per partner and Idempotency-Key (docs/contract.md §13), shared by
  * every API instance. A row without a status is a request still in flight, held by a lease
  * (src/idempotency/idempotency-dal.ts).
  */

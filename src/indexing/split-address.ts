@@ -1,5 +1,5 @@
 // Listings carry street and house number in one `address` string; address search matches them
-// separately (CONTRACT section 5), so the service splits them when it builds the index document.
+// separately (docs/contract.md §5), so the service splits them when it builds the index document.
 // Two orders occur in our countries: "Hauptstraße 12a" (DE/AT/CH/IT) and "12 Rue de Rivoli" (FR).
 
 export interface SplitAddress {

@@ -15,7 +15,7 @@ import { bumpVersion, findLiveListing, lockLiveListing, type ListingRow } from '
 import { isClaimedByOther } from './ownership.js';
 
 /**
- * What a listing claimed by another partner means for a workflow (CONTRACT section 3): `forbidden`
+ * What a listing claimed by another partner means for a workflow (docs/contract.md §3): `forbidden`
  * (403) for changes of its content, `conflict` (409) for claiming or suppressing it, `none` for
  * workflows with a rule of their own (reviews).
  */

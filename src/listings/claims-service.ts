@@ -1,4 +1,4 @@
-// Claim, unclaim, suppress and unsuppress (CONTRACT section 3). Each real change bumps the
+// Claim, unclaim, suppress and unsuppress (docs/contract.md §3). Each real change bumps the
 // listing version and reaches the index through the outbox; a repeated call changes nothing.
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingWrites } from './change-listing.js';

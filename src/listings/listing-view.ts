@@ -1,4 +1,4 @@
-// Turns a stored listing into the Listing of the public API (listings-api.md "Listing").
+// Turns a stored listing into the Listing of the public API (docs/listings-api.md "Listing").
 import type { Image, Listing } from '../schemas/listing.js';
 import { mediaFileName, mediaUrl } from '../media/media-store.js';
 import type { ListingRecord, StoredImage } from './listings-dal.js';
@@ -25,7 +25,7 @@ export function toImage(image: StoredImage, mediaBaseUrl: string): Image {
   };
 }
 
-/** The Listing; `withImages: false` for the create response, which has no images (listings-api.md). */
+/** The Listing; `withImages: false` for the create response, which has no images (docs/listings-api.md). */
 export function toListing(record: ListingRecord, urls: PublicUrls, { withImages = true } = {}): Listing {
   const { row } = record;
   return {

@@ -46,7 +46,7 @@ const subObjects = {
   images: jsonRows<Omit<StoredImage, 'createdAt'> & { createdAt: string }>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
     'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
     'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listings.id}`),
-  // Website reviews only: partner reviews are private to their author (CONTRACT sections 5 and 9),
+  // Website reviews only: partner reviews are private to their author (docs/contract.md §5 and §9),
   // and a public mean over them would let any partner work out another partner's reviews.
   rating: sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
     from ${reviews} r where r.listing_id = ${listings.id} and r.origin = 'website' having count(*) > 0)`,

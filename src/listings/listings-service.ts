@@ -1,6 +1,6 @@
 // The listing rules: validate, write the row and its sub-objects through the one unit of work
 // (change-listing.ts), which versions the change and publishes it. Reads come from PostgreSQL
-// (read-your-writes, CONTRACT section 12).
+// (read-your-writes, docs/contract.md §12).
 import type { Db, DbOrTx } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
 import { notFound, validationError } from '../errors.js';
@@ -75,7 +75,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
           ...listingFields(input, hours),
           country,
           createdBy: caller.partnerId,
-          claimedBy: caller.partnerId, // the creator claims a new listing (listings-api.md)
+          claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
           version: 1,
         });
         await replaceSubObjects(tx, listing.id, subObjectRows(listing.id, country, input, false));

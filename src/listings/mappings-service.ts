@@ -1,4 +1,4 @@
-// A partner's own listing ids (CONTRACT section 10): only the caller's mappings, `*` wildcard;
+// A partner's own listing ids (docs/contract.md §10): only the caller's mappings, `*` wildcard;
 // and the rule every write that carries a source_id follows.
 import type { Db, DbOrTx } from '../db/client.js';
 import { conflict } from '../errors.js';

@@ -1,4 +1,4 @@
-// The offer of a listing (CONTRACT section 7). Offers are not shown in searches, so they change
+// The offer of a listing (docs/contract.md §7). Offers are not shown in searches, so they change
 // no version and write no outbox event; they still hold the listing row like every other write.
 import type { Db } from '../db/client.js';
 import { notFound } from '../errors.js';

@@ -1,4 +1,4 @@
-// CONTRACT section 3: who may change a listing. "Other partner" means the listing is claimed, and
+// docs/contract.md §3: who may change a listing. "Other partner" means the listing is claimed, and
 // not by the caller; admins are never "other".
 import type { Caller } from '../partners/partners-service.js';
 

@@ -1,4 +1,4 @@
-// Checks of CONTRACT section 4 that a JSON schema cannot express. Pure: the caller looks up what
+// Checks of docs/contract.md §4 that a JSON schema cannot express. Pure: the caller looks up what
 // exists (categories of the country, ids of the listing's sub-objects) and passes it in.
 import type { StoredHours } from './listings-dal.js';
 import type { ListingInput } from '../schemas/listing.js';

@@ -1,4 +1,4 @@
-// Images of a listing (CONTRACT section 8). Changes bump the listing version (images show in
+// Images of a listing (docs/contract.md §8). Changes bump the listing version (images show in
 // search results); bytes go to the media store under their content address, written before the
 // transaction so that no listing lock is held during the write, and removed only by the deferred
 // clean-up (media-cleanup.ts).

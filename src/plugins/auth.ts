@@ -1,4 +1,4 @@
-// Authentication (CONTRACT section 2) and the country check (section 1) for every /:country route.
+// Authentication (docs/contract.md §2) and the country check (§1) for every /:country route.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.js';
 import { bearerToken } from '../partners/api-keys.js';

@@ -1,5 +1,5 @@
 // One place that turns every failure into an Error object `{type, message, details}` with the
-// status of CONTRACT section 11, including the framework's own errors. 5xx bodies say nothing
+// status of docs/contract.md §11, including the framework's own errors. 5xx bodies say nothing
 // about internals.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../dependency-errors.js';

@@ -1,4 +1,4 @@
-// Safe retries (CONTRACT section 13): a POST with an Idempotency-Key is performed once per partner
+// Safe retries (docs/contract.md §13): a POST with an Idempotency-Key is performed once per partner
 // and key; a retry with the same body gets the first response again, with another body a 409.
 // Keys live in PostgreSQL, so every API instance sees them; they are forgotten after 24 h.
 // A request holds its key by a lease it renews while it runs (src/idempotency/idempotency-dal.ts):

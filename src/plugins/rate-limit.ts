@@ -1,4 +1,4 @@
-// Two limits (CONTRACT section 11). Per client address on every route, before authentication, so
+// Two limits (docs/contract.md §11). Per client address on every route, before authentication, so
 // that requests with made-up keys, public routes and unknown paths cost at most that many hashes
 // and look-ups. Per API key after authentication, announced on every answer (RateLimit-* headers).
 import { createHash } from 'node:crypto';

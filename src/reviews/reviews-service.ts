@@ -1,5 +1,5 @@
-// Reviews (CONTRACT section 9). A partner sees website reviews and its own; an admin sees all.
-// Only website reviews make the public rating (CONTRACT section 5), so only they bump the listing
+// Reviews (docs/contract.md §9). A partner sees website reviews and its own; an admin sees all.
+// Only website reviews make the public rating (docs/contract.md §5), so only they bump the listing
 // version: a partner review that moved the version would tell every partner it exists.
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';

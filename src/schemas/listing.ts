@@ -1,4 +1,4 @@
-// The public contract of the Listing resource (listings-api.md, CONTRACT section 4).
+// The public contract of the Listing resource (docs/listings-api.md, docs/contract.md §4).
 import { Type, type Static } from '@sinclair/typebox';
 import { DAYS } from '../listings/hours.js';
 import { HttpUrlSchema, SOURCE_ID_PATTERN, SubObjectIdSchema, text } from './common.js';
@@ -110,6 +110,6 @@ export const ListingSchema = Type.Object({
 }, { $id: 'Listing', title: 'Listing' });
 export type Listing = Static<typeof ListingSchema>;
 
-/** A Listing as the filtered search returns it: without contact (listings-api.md). */
+/** A Listing as the filtered search returns it: without contact (docs/listings-api.md). */
 export const ListingSummarySchema = Type.Object(listingProperties, { $id: 'ListingSummary', title: 'ListingSummary' });
 export type ListingSummary = Static<typeof ListingSummarySchema>;

@@ -1,7 +1,8 @@
 // The minimal OpenSearch distribution has no asciifolding or german_normalization filter, so the
 // service folds text itself, with this one function, on both sides: in the index document and in
-// every query (search-design.md section 3.2). "Müller", "Mueller" and "MULLER" all become "muller";
-// "Straße" and "Strasse" become "strasse"; "Köln" and "Koeln" become "koln".
+// every query (docs/search.md, "Words, the same on both sides"). "Müller", "Mueller" and
+// "MULLER" all become "muller"; "Straße" and "Strasse" become "strasse"; "Köln" and "Koeln"
+// become "koln".
 
 // Letters that NFKD does not decompose into a base letter plus marks.
 const SPECIAL_LETTERS: Record<string, string> = {

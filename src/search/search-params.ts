@@ -1,5 +1,5 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
-// CONTRACT section 5 that span parameters; every failed check is reported.
+// docs/contract.md §5 that span parameters; every failed check is reported.
 import { validationError } from '../errors.js';
 import { existingIdOrUndefined } from '../ids.js';
 import { ID_PATTERN } from '../schemas/common.js';

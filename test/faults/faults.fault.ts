@@ -1,4 +1,4 @@
-// Issue 8 fault injection: 2 000 mixed writes per scenario through the real API and indexer
+// Fault injection: 2 000 mixed writes per scenario through the real API and indexer
 // processes while a fault strikes; afterwards PostgreSQL and OpenSearch must agree exactly and
 // every acknowledged write must be in the index. Run with `npm run test:faults`.
 import t, { type Test } from 'tap';

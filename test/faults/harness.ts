@@ -1,4 +1,4 @@
-// Fault-injection harness (issue 8): real API and indexer processes, a stream of mixed writes
+// Fault-injection harness: real API and indexer processes, a stream of mixed writes
 // through HTTP that retries until each write is acknowledged, and the checks that every
 // acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
 import { randomUUID } from 'node:crypto';

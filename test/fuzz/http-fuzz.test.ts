@@ -1,4 +1,4 @@
-// Issue 8: an HTTP fuzz run generated from /openapi.json against the real API process. Every
+// An HTTP fuzz run generated from /openapi.json against the real API process. Every
 // answer must be below 500 and every error an Error object; afterwards the process must be alive,
 // healthy, and its memory back near where it was once warm. FUZZ_REQUESTS and FUZZ_SEED repeat a
 // run (a failing request is printed with the seed that produced it).

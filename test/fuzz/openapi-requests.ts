@@ -1,4 +1,4 @@
-// Hostile HTTP requests generated from the service's own OpenAPI document (issue 8). Each request
+// Hostile HTTP requests generated from the service's own OpenAPI document. Each request
 // is one documented operation with its path, query, headers and body drawn from fast-check
 // arbitraries: mostly values close to the schema (so requests get past the first check and reach
 // deeper code), mixed with wrong types, huge and unicode strings, null bytes, deep nesting,

@@ -1,5 +1,5 @@
 // Every mutating endpoint × {unclaimed, claimed by caller, claimed by another partner} ×
-// {partner, admin}, against the table of CONTRACT section 3. After every refusal the listing
+// {partner, admin}, against the table of docs/contract.md §3. After every refusal the listing
 // (with its version and offer) must be exactly as before.
 import t from 'tap';
 import { build, listingInput } from '../helper.js';

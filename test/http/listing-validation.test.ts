@@ -1,4 +1,4 @@
-// Every rule of CONTRACT section 4, each as one invalid body and the detail it must produce.
+// Every rule of docs/contract.md §4, each as one invalid body and the detail it must produce.
 import t from 'tap';
 import { build, listingInput } from '../helper.js';
 import type { ListingInput } from '../../src/schemas/listing.js';

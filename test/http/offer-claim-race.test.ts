@@ -1,4 +1,4 @@
-// Offers are written under the listing lock like every other write (CONTRACT section 3): a claim
+// Offers are written under the listing lock like every other write (docs/contract.md §3): a claim
 // that commits while another partner's offer is on its way must win over that offer.
 import t from 'tap';
 import type { LightMyRequestResponse } from 'fastify';

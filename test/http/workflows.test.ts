@@ -13,7 +13,7 @@ const call = (method: 'PUT' | 'DELETE' | 'GET', path: string, auth: Record<strin
   app.inject({ method, url: `/de/listings/${path}`, headers: auth, ...(payload ? { payload } : {}) });
 const read = async (id: string) => (await call('GET', id, alice.auth)).json();
 
-t.test('claim and unclaim follow CONTRACT section 3 and are idempotent', async (t) => {
+t.test('claim and unclaim follow docs/contract.md §3 and are idempotent', async (t) => {
   const { id } = await create();
   t.equal((await call('PUT', `${id}/claim`, alice.auth)).statusCode, 204, 'claimed by caller: idempotent');
   t.equal((await call('PUT', `${id}/claim`, bob.auth)).statusCode, 409, 'claimed by another: 409');

@@ -5,7 +5,7 @@ import { build, eventually, listingInput, runId, startIndexer } from '../helper.
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
 const { auth } = await partner();
-const admin = await partner('admin'); // only website reviews make the public rating (CONTRACT section 5)
+const admin = await partner('admin'); // only website reviews make the public rating (docs/contract.md §5)
 const word = `rate${runId.replace(/\d/g, 'y')}`;
 const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput({ name: `${word} Imbiss` }) })).json();
 const solrHit = async () => (await app.inject({ url: `/de/listings?solr=true&what=${word}`, headers: auth })).json().listings[0];

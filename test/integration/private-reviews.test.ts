@@ -1,4 +1,4 @@
-// Partner reviews are private to their author (CONTRACT sections 5 and 9): no public figure may
+// Partner reviews are private to their author (docs/contract.md §5 and §9): no public figure may
 // move with them, and no partner may pile up reviews on a listing.
 import t from 'tap';
 import { build, eventually, indexedDocument, listingInput, runId, startIndexer } from '../helper.js';

@@ -1,4 +1,4 @@
-// Issue 6: a reindex of at least 20 000 listings while searches run; none of them may fail or
+// A reindex of at least 20 000 listings while searches run; none of them may fail or
 // come back empty, and afterwards reconcile finds PostgreSQL and OpenSearch equal.
 import t from 'tap';
 import { sql } from 'drizzle-orm';

@@ -4,7 +4,7 @@ export const SEARCH_DEFAULTS = {
   maxLimit: 50,
   maxOffset: 10_000,
   maxIds: 50,
-  /** Solr mode: listings within this radius of lat/lon (listings-api.md). */
+  /** Solr mode: listings within this radius of lat/lon (docs/listings-api.md). */
   radiusKm: 20,
   /** `_distboost_ = 1 + weight × decay^(distance / scaleKm)`: 2.0 at the centre, 1.5 at 5 km, ~1.06 at 20 km. */
   distance: { scaleKm: 5, decay: 0.5, weight: 1 },
