@@ -6,7 +6,6 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 RUN npm ci
 COPY src ./src
 COPY indexer ./indexer
-COPY mappings ./mappings
 RUN npm run build
 
 FROM node:20-bookworm-slim AS deps

@@ -3,8 +3,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
-import { purgeProcessedEvents } from '../src/indexing/outbox-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
+import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
 

@@ -1,21 +1,21 @@
 // The indexer process: consumes index jobs, relays stranded outbox events, answers health checks
 // on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
 import { createServer } from 'node:http';
-import { Redis } from 'ioredis';
 import closeWithGrace from 'close-with-grace';
-import { indexNames } from '../mappings/index.js';
+import { Redis } from 'ioredis';
 import { databaseTimeouts, loadConfig, publicUrls } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
-import { ensureListingsIndices } from '../src/indexing/index-setup.js';
-import { createIndexQueue } from '../src/indexing/queue.js';
 import { createLogger } from '../src/logger.js';
 import { createMediaStore } from '../src/media/create-media-store.js';
 import { createMetrics } from '../src/metrics.js';
-import { createOpenSearchClient } from '../src/search/opensearch-client.js';
+import { createOpenSearchClient } from '../src/opensearch/client.js';
+import { indexNames } from '../src/opensearch/index-definitions.js';
+import { ensureListingsIndices } from '../src/opensearch/index-setup.js';
+import { createIndexQueue } from '../src/outbox/queue.js';
 import { startHousekeeping } from './housekeeping.js';
+import { createListingSync } from './listing-sync.js';
 import { startRelay } from './relay.js';
-import { createListingSync } from '../src/indexing/listing-sync.js';
 import { startWorker } from './worker.js';
 
 const config = loadConfig();

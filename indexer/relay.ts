@@ -2,8 +2,8 @@
 // Redis was down, or a job exhausted its retries. Job ids make a re-enqueue of a waiting job a no-op.
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
-import { findStrandedEvents } from '../src/indexing/outbox-dal.js';
-import type { IndexQueue } from '../src/indexing/queue.js';
+import { findStrandedEvents } from '../src/outbox/outbox-dal.js';
+import type { IndexQueue } from '../src/outbox/queue.js';
 
 export interface RelayDeps {
   db: Db;

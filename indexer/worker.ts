@@ -1,9 +1,9 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { INDEX_QUEUE, parseSyncListingJob } from '../src/indexing/jobs.js';
 import { dependencyOf, type Metrics } from '../src/metrics.js';
-import type { SyncListing } from '../src/indexing/listing-sync.js';
+import { INDEX_QUEUE, parseSyncListingJob } from '../src/outbox/jobs.js';
+import type { SyncListing } from './listing-sync.js';
 
 export interface RunningWorker {
   worker: Worker;

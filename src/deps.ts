@@ -1,25 +1,25 @@
 // Wires the long-lived clients and services of the API process from the configuration.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
 import { databaseTimeouts, publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
-import { createPublisher } from './indexing/outbox.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createIndexQueue, type IndexQueue } from './indexing/queue.js';
 import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
-import { createImagesService, type ImagesService } from './media/images-service.js';
 import { createMediaStore } from './media/create-media-store.js';
-import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
+import { createImagesService, type ImagesService } from './media/images-service.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createOpenSearchClient, type OpenSearchClient } from './opensearch/client.js';
+import { indexNames, type IndexNames } from './opensearch/index-definitions.js';
+import { createPublisher } from './outbox/publisher.js';
+import { createIndexQueue, type IndexQueue } from './outbox/queue.js';
 import { followRevokedKeys, revocationChannel, type RevokedKeysFollower } from './partners/key-revocations.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
-import { createOpenSearchClient, type OpenSearchClient } from './search/opensearch-client.js';
-import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
+import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
-import { indexNames, type IndexNames } from '../mappings/index.js';
 
 export interface ApiDeps {
   database: Database;

@@ -2,8 +2,8 @@
 // shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/client.js';
-import { countPendingEvents } from './indexing/outbox-dal.js';
-import type { IndexQueue } from './indexing/queue.js';
+import { countPendingEvents } from './outbox/outbox-dal.js';
+import type { IndexQueue } from './outbox/queue.js';
 
 export type Dependency = 'postgres' | 'opensearch' | 'redis';
 

@@ -1,20 +1,20 @@
 // Builds the real app on the real services (test database, test index prefix, test queue prefix
 // set by scripts/test.sh) and tears it down after the test.
 import { randomUUID } from 'node:crypto';
-import type { Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { indexNames } from '../mappings/index.js';
+import type { Test } from 'tap';
+import { createListingSync } from '../indexer/listing-sync.js';
+import { startRelay } from '../indexer/relay.js';
+import { startWorker } from '../indexer/worker.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, publicUrls, type Config } from '../src/config.js';
 import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
-import { ensureListingsIndices } from '../src/indexing/index-setup.js';
-import { createIndexQueue } from '../src/indexing/queue.js';
 import { createLogger, type Logger } from '../src/logger.js';
+import { indexNames } from '../src/opensearch/index-definitions.js';
+import { ensureListingsIndices } from '../src/opensearch/index-setup.js';
+import { createIndexQueue } from '../src/outbox/queue.js';
 import type { Role } from '../src/partners/partners-service.js';
 import type { ListingInput } from '../src/schemas/listing.js';
-import { startRelay } from '../indexer/relay.js';
-import { createListingSync } from '../src/indexing/listing-sync.js';
-import { startWorker } from '../indexer/worker.js';
 
 export const config = loadConfig();
 export const logger = createLogger(process.env.LOG_LEVEL ?? 'silent', 'test');

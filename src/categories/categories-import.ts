@@ -1,9 +1,9 @@
 // Loads the shipped taxonomy file into PostgreSQL, one localised name per enabled country.
 import { readFileSync } from 'node:fs';
-import type { IndexNames } from '../../mappings/index.js';
 import type { Db } from '../db/client.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import type { IndexNames } from '../opensearch/index-definitions.js';
 import { projectPath } from '../project-paths.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
 

@@ -1,11 +1,12 @@
 // The categories index: rebuilt whole on every import (a new index, then an atomic alias swap,
 // so lookups never see a half-loaded taxonomy) and queried by GET /:country/categories.
-import { categoriesIndexDefinition, type IndexNames } from '../../mappings/index.js';
-import { fold } from '../search/fold.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
-import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
 import { validationError } from '../errors.js';
+import { swapAliases } from '../opensearch/aliases.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import { categoriesIndexDefinition, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
+import { fold } from '../search/fold.js';
+import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
 
 export interface CategoryRow {
   country: string;
@@ -25,12 +26,7 @@ export async function rebuildCategoriesIndex(client: OpenSearchClient, names: In
     if (res.body.errors) throw new Error(`categories bulk import failed: ${JSON.stringify(res.body.items.find((it) => Object.values(it)[0]?.error))}`);
   }
   await client.indices.refresh({ index });
-  const alias = names.categoriesAlias;
-  const current = await client.indices.getAlias({ name: alias }, { ignore: [404] });
-  const old = current.statusCode === 404 ? [] : Object.keys(current.body as object);
-  await client.indices.updateAliases({
-    body: { actions: [...old.map((o) => ({ remove: { index: o, alias } })), { add: { index, alias } }] },
-  });
+  const old = await swapAliases(client, index, [names.categoriesAlias]);
   if (old.length) await client.indices.delete({ index: old });
   return index;
 }

@@ -1,9 +1,9 @@
 // The categories a partner may give a listing: the country's taxonomy, searched in its index, and
 // the categories one listing carries (read from PostgreSQL with the listing).
-import type { IndexNames } from '../../mappings/index.js';
 import type { ListingsService } from '../listings/listings-service.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage } from '../schemas/search.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
 import { searchCategories } from './categories-index.js';
 
 export function createCategoriesService({ opensearch, names, listings }: { opensearch: OpenSearchClient; names: IndexNames; listings: Pick<ListingsService, 'get'> }) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { indexNames } from '../../mappings/index.js';
 import { importCategories } from '../categories/categories-import.js';
+import { indexNames } from '../opensearch/index-definitions.js';
 import { config, withSearchStack } from './context.js';
 
 export function registerCategories(program: Command): void {

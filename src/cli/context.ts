@@ -1,13 +1,13 @@
 // What every ops command shares: the configuration, connections opened for one command and closed
 // after it, the country argument, and the reindex with a progress bar (reindex, seed, setup).
 import { Presets, SingleBar } from 'cli-progress';
-import { indexNames } from '../../mappings/index.js';
+import { createListingSync } from '../../indexer/listing-sync.js';
+import { reindexCountry } from '../../indexer/reindex.js';
 import { loadConfig, publicUrls } from '../config.js';
 import { createDatabase } from '../db/client.js';
-import { createListingSync } from '../indexing/listing-sync.js';
-import { reindexCountry } from '../indexing/reindex.js';
 import { createLogger } from '../logger.js';
-import { createOpenSearchClient } from '../search/opensearch-client.js';
+import { createOpenSearchClient } from '../opensearch/client.js';
+import { indexNames } from '../opensearch/index-definitions.js';
 
 export const config = loadConfig();
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dropListingsIndices, ensureListingsIndices } from '../indexing/index-setup.js';
+import { dropListingsIndices, ensureListingsIndices } from '../opensearch/index-setup.js';
 import { config, withOpenSearch } from './context.js';
 
 export function registerIndices(program: Command): void {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { pendingEventsSummary } from '../indexing/outbox-dal.js';
-import { createIndexQueue } from '../indexing/queue.js';
+import { pendingEventsSummary } from '../outbox/outbox-dal.js';
+import { createIndexQueue } from '../outbox/queue.js';
 import { config, withDatabase } from './context.js';
 
 export function registerOutbox(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { indexNames } from '../../mappings/index.js';
-import { createIndexQueue } from '../indexing/queue.js';
-import { reconcileCountry, repairJobs } from '../indexing/reconcile.js';
+import { reconcileCountry, repairJobs } from '../../indexer/reconcile.js';
+import { indexNames } from '../opensearch/index-definitions.js';
+import { createIndexQueue } from '../outbox/queue.js';
 import { config, country, withSearchStack } from './context.js';
 
 export function registerReconcile(program: Command): void {

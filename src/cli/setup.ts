@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { indexNames } from '../../mappings/index.js';
 import { importCategories } from '../categories/categories-import.js';
 import { runMigrations } from '../db/client.js';
-import { ensureListingsIndices, listingsIndicesToRebuild } from '../indexing/index-setup.js';
 import { countLiveListings } from '../listings/listings-dal.js';
+import { indexNames } from '../opensearch/index-definitions.js';
+import { ensureListingsIndices, listingsIndicesToRebuild } from '../opensearch/index-setup.js';
 import { config, reindexWithProgress, withSearchStack } from './context.js';
 
 export function registerSetup(program: Command): void {

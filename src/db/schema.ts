@@ -120,7 +120,7 @@ export const outbox = pgTable('outbox', {
   version: id('version').notNull(),
   createdAt: createdAt(),
   processedAt: timestamp('processed_at', { withTimezone: true }),
-  /** The writing transaction: a reindex compares it with its start snapshot (src/indexing/reindex.ts). */
+  /** The writing transaction: a reindex compares it with its start snapshot (indexer/reindex.ts). */
   txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
 }, (t) => [
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),

@@ -7,9 +7,9 @@
 import type { Db, DbOrTx } from '../db/client.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { conflict, forbidden, notFound } from '../errors.js';
-import type { SyncListingJob } from '../indexing/jobs.js';
-import type { PublishIndexEvents } from '../indexing/outbox.js';
-import { recordIndexEvent } from '../indexing/outbox-dal.js';
+import type { SyncListingJob } from '../outbox/jobs.js';
+import { recordIndexEvent } from '../outbox/outbox-dal.js';
+import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
 import { bumpVersion, findLiveListing, lockLiveListing, type ListingRow } from './listings-dal.js';
 import { isClaimedByOther } from './ownership.js';

@@ -1,11 +1,11 @@
 // Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
 // builders in query/; this module only does I/O, logging and mapping.
 import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
-import type { IndexNames } from '../../mappings/index.js';
-import { AppError } from '../errors.js';
-import type { OpenSearchClient } from './opensearch-client.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';

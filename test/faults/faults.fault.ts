@@ -1,13 +1,13 @@
 // Fault injection: 2 000 mixed writes per scenario through the real API and indexer
 // processes while a fault strikes; afterwards PostgreSQL and OpenSearch must agree exactly and
 // every acknowledged write must be in the index. Run with `npm run test:faults`.
-import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/indexing/jobs.js';
+import t, { type Test } from 'tap';
+import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/outbox/jobs.js';
 import { build } from '../helper.js';
 import { startProcess, waitProcessHealthy, type Proc } from '../processes.js';
 import { assertConverged, writeStream } from './harness.js';

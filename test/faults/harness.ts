@@ -3,8 +3,8 @@
 // acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
 import { randomUUID } from 'node:crypto';
 import { count, isNull } from 'drizzle-orm';
+import { reconcileCountry } from '../../indexer/reconcile.js';
 import { outbox } from '../../src/db/schema.js';
-import { reconcileCountry } from '../../src/indexing/reconcile.js';
 import type { ApiDeps } from '../../src/deps.js';
 import { eventually, indexedDocument, listingInput, names } from '../helper.js';
 

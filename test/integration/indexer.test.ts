@@ -1,7 +1,7 @@
-import t from 'tap';
 import { eq } from 'drizzle-orm';
+import t from 'tap';
+import { buildListingDocument } from '../../indexer/listing-document.js';
 import { outbox } from '../../src/db/schema.js';
-import { buildListingDocument } from '../../src/indexing/listing-document.js';
 import { build, eventually, indexedDocument, listingInput, names, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);

@@ -1,13 +1,13 @@
 // A write whose transaction is open while a reindex copies reaches the new index, however long
 // the transaction ran; a catch-up that fails leaves its events pending for the relay.
-import t from 'tap';
 import { and, eq } from 'drizzle-orm';
+import t from 'tap';
+import { createListingSync } from '../../indexer/listing-sync.js';
+import { reindexCountry } from '../../indexer/reindex.js';
 import { relayStrandedEvents } from '../../indexer/relay.js';
 import { publicUrls } from '../../src/config.js';
 import { listings, outbox } from '../../src/db/schema.js';
-import type { SyncListingJob } from '../../src/indexing/jobs.js';
-import { createListingSync } from '../../src/indexing/listing-sync.js';
-import { reindexCountry } from '../../src/indexing/reindex.js';
+import type { SyncListingJob } from '../../src/outbox/jobs.js';
 import { build, config, eventually, indexedDocument, listingInput, logger, names, runId } from '../helper.js';
 
 const country = 'at';

@@ -1,10 +1,10 @@
 // A reindex of at least 20 000 listings while searches run; none of them may fail or
 // come back empty, and afterwards reconcile finds PostgreSQL and OpenSearch equal.
-import t from 'tap';
 import { sql } from 'drizzle-orm';
-import { createListingSync } from '../../src/indexing/listing-sync.js';
-import { reconcileCountry } from '../../src/indexing/reconcile.js';
-import { reindexCountry } from '../../src/indexing/reindex.js';
+import t from 'tap';
+import { createListingSync } from '../../indexer/listing-sync.js';
+import { reconcileCountry } from '../../indexer/reconcile.js';
+import { reindexCountry } from '../../indexer/reindex.js';
 import { publicUrls } from '../../src/config.js';
 import { build, config, eventually, listingInput, logger, names, runId, startIndexer } from '../helper.js';
 

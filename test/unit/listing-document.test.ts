@@ -1,6 +1,6 @@
-import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { buildListingDocument } from '../../src/indexing/listing-document.js';
+import t from 'tap';
+import { buildListingDocument } from '../../indexer/listing-document.js';
 import type { Listing } from '../../src/listings/listing-view.js';
 
 const listing: Listing = {

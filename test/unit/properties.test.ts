@@ -1,17 +1,17 @@
 // Property tests (fast-check) of every parser and validator that sees user input: whatever comes
 // in, they answer with a value or a validation error, never a crash, and keep their invariants.
-import t from 'tap';
 import fc from 'fast-check';
+import t from 'tap';
 import { AppError } from '../../src/errors.js';
-import { fold } from '../../src/search/fold.js';
-import { splitAddress } from '../../src/indexing/split-address.js';
 import { formatTime, normaliseHours, parseTime } from '../../src/listings/hours.js';
+import { splitAddress } from '../../src/listings/split-address.js';
 import { decodeImage } from '../../src/media/decode-image.js';
-import { parseListingSearch } from '../../src/search/search-params.js';
-import { parseMatchValue } from '../../src/search/query/wildcard.js';
-import { parseSolrText } from '../../src/search/query/solr-text.js';
-import { E164_PATTERN } from '../../src/schemas/listing.js';
 import { bearerToken } from '../../src/partners/api-keys.js';
+import { E164_PATTERN } from '../../src/schemas/listing.js';
+import { fold } from '../../src/search/fold.js';
+import { parseSolrText } from '../../src/search/query/solr-text.js';
+import { parseMatchValue } from '../../src/search/query/wildcard.js';
+import { parseListingSearch } from '../../src/search/search-params.js';
 
 const runs = { numRuns: 500 };
 

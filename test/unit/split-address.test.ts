@@ -1,5 +1,5 @@
 import t from 'tap';
-import { splitAddress } from '../../src/indexing/split-address.js';
+import { splitAddress } from '../../src/listings/split-address.js';
 
 // [address, street, house number]: German, Austrian, Swiss, French and Italian shapes.
 const shapes: [string, string, string][] = [

@@ -1,9 +1,8 @@
 // Creates the physical index of each country behind its aliases when the alias is missing.
 // Idempotent, so both processes and the CLI may call it at start.
 import { createHash } from 'node:crypto';
-import { indexNames, listingsIndexDefinition, type IndexDefinition } from '../../mappings/index.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
-import { DOCUMENT_FORMAT } from './listing-document.js';
+import type { OpenSearchClient } from './client.js';
+import { DOCUMENT_FORMAT, indexNames, listingsIndexDefinition, type IndexDefinition } from './index-definitions.js';
 
 /**
  * The listings index definition with a fingerprint of what builds it in the mapping's `_meta`:

@@ -1,7 +1,8 @@
-// Index definitions are data (mappings/*.json); this module loads them and names the indices.
+// Index definitions are data (mappings/*.json); this module loads them, names the indices, and
+// holds the version of the listing documents they receive.
 import { readFileSync } from 'node:fs';
 import type { Client } from '@opensearch-project/opensearch';
-import { projectPath } from '../src/project-paths.js';
+import { projectPath } from '../project-paths.js';
 
 export type IndexDefinition = NonNullable<Parameters<Client['indices']['create']>[0]['body']>;
 
@@ -9,6 +10,12 @@ const load = (file: string): IndexDefinition =>
   JSON.parse(readFileSync(projectPath('mappings', file), 'utf8')) as IndexDefinition;
 
 export const listingsIndexDefinition = load('listings.json');
+
+/**
+ * The version of what indexer/listing-document.ts writes. Raise it when a field's content changes
+ * (not only its mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
+ */
+export const DOCUMENT_FORMAT = 5;
 export const categoriesIndexDefinition = load('categories.json');
 
 const timestamp = (now: Date) => now.toISOString().replace(/\D/g, '').slice(0, 17);

@@ -1,18 +1,14 @@
 // Builds the OpenSearch document of a listing: pure, so that the whole document is tested against
 // a fixture. Searchable fields are folded here with the same `fold` the queries use.
-import { fold } from '../search/fold.js';
-import { indexedForms } from '../search/typo-variants.js';
-import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../search/words.js';
-import { toListing, type Listing, type PublicUrls } from '../listings/listing-view.js';
-import type { ListingRecord } from '../listings/listings-dal.js';
-import type { SolrResultView } from '../schemas/search.js';
-import { splitAddress } from './split-address.js';
+import { toListing, type Listing, type PublicUrls } from '../src/listings/listing-view.js';
+import type { ListingRecord } from '../src/listings/listings-dal.js';
+import { splitAddress } from '../src/listings/split-address.js';
+import type { SolrResultView } from '../src/schemas/search.js';
+import { fold } from '../src/search/fold.js';
+import { indexedForms } from '../src/search/typo-variants.js';
+import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../src/search/words.js';
 
-/**
- * The version of what this module writes. Raise it when a field's content changes (not only its
- * mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
- */
-export const DOCUMENT_FORMAT = 5;
+// Its format's version, DOCUMENT_FORMAT, lives with the index definitions (src/opensearch).
 
 export interface ListingDocumentInput {
   listing: Listing;

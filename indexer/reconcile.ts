@@ -1,9 +1,9 @@
 // Compares what PostgreSQL holds (live listings and their versions) with what the index holds,
 // streaming both in id order, so it runs in constant memory over millions of listings.
-import type { Db } from '../db/client.js';
-import { liveListingsAfter, versionsOf } from '../listings/listings-dal.js';
-import type { IndexNames } from '../../mappings/index.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
+import type { Db } from '../src/db/client.js';
+import { liveListingsAfter, versionsOf } from '../src/listings/listings-dal.js';
+import type { OpenSearchClient } from '../src/opensearch/client.js';
+import type { IndexNames } from '../src/opensearch/index-definitions.js';
 
 export interface Difference {
   listingId: number;

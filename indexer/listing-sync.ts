@@ -2,15 +2,15 @@
 // External versioning with the listing version makes this safe to run twice, late or out of
 // order: OpenSearch refuses (409) anything not newer than what it holds.
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.js';
+import type { Db } from '../src/db/client.js';
+import type { PublicUrls } from '../src/listings/listing-view.js';
+import { loadListingRecord } from '../src/listings/listings-dal.js';
+import type { Metrics } from '../src/metrics.js';
+import type { OpenSearchClient } from '../src/opensearch/client.js';
+import type { IndexNames } from '../src/opensearch/index-definitions.js';
+import type { SyncListingJob } from '../src/outbox/jobs.js';
+import { markEventsProcessed } from '../src/outbox/outbox-dal.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
-import type { SyncListingJob } from './jobs.js';
-import { markEventsProcessed } from './outbox-dal.js';
-import type { PublicUrls } from '../listings/listing-view.js';
-import { loadListingRecord } from '../listings/listings-dal.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
-import type { IndexNames } from '../../mappings/index.js';
-import type { Metrics } from '../metrics.js';
 
 export type SyncOutcome = 'indexed' | 'deleted' | 'stale' | 'missing';
 

@@ -12,14 +12,15 @@
 // job (published after commit, or relayed) reaches the new index through the alias. Commit order
 // is what counts; `created_at` is the transaction's start and says nothing about it.
 import type { Logger } from 'pino';
-import { listingsIndexDefinition, type IndexNames } from '../../mappings/index.js';
-import { listingsIndexBody } from './index-setup.js';
-import type { Db } from '../db/client.js';
-import type { PublicUrls } from '../listings/listing-view.js';
-import { countLiveListings, liveListingIdsAfter, loadListingRecords } from '../listings/listings-dal.js';
-import type { OpenSearchClient } from '../search/opensearch-client.js';
+import type { Db } from '../src/db/client.js';
+import type { PublicUrls } from '../src/listings/listing-view.js';
+import { countLiveListings, liveListingIdsAfter, loadListingRecords } from '../src/listings/listings-dal.js';
+import { swapAliases } from '../src/opensearch/aliases.js';
+import type { OpenSearchClient } from '../src/opensearch/client.js';
+import { listingsIndexDefinition, type IndexNames } from '../src/opensearch/index-definitions.js';
+import { listingsIndexBody } from '../src/opensearch/index-setup.js';
+import { currentSnapshot, reopenEventsUnseenBy } from '../src/outbox/outbox-dal.js';
 import { documentId, listingDocumentOf } from './listing-document.js';
-import { currentSnapshot, reopenEventsUnseenBy } from './outbox-dal.js';
 import type { SyncListing } from './listing-sync.js';
 
 export interface ReindexDeps {
@@ -136,18 +137,7 @@ export async function reindexCountry(
   await opensearch.indices.putSettings({ index, body: { index: { refresh_interval: listingsIndexDefinition.settings?.refresh_interval ?? '1s' } } });
   await opensearch.indices.refresh({ index });
 
-  const alias = names.listingsAlias(country);
-  const current = await opensearch.indices.getAlias({ name: alias }, { ignore: [404] });
-  const old = current.statusCode === 404 ? [] : Object.keys(current.body as object);
-  await opensearch.indices.updateAliases({
-    body: {
-      actions: [
-        ...old.flatMap((o) => [{ remove: { index: o, alias } }, { remove: { index: o, alias: names.listingsAllAlias } }]),
-        { add: { index, alias } },
-        { add: { index, alias: names.listingsAllAlias } },
-      ],
-    },
-  });
+  const old = await swapAliases(opensearch, index, [names.listingsAlias(country), names.listingsAllAlias]);
 
   await opts.onPhase?.('swapped');
 
