@@ -158,10 +158,12 @@ opensearch_up() {
 }
 
 opensearch_down() {
-  local pidfile="$os_run/opensearch.pid"
-  if [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null; then
+  local pidfile="$os_run/opensearch.pid" pid
+  # Read once: OpenSearch removes its pid file as it exits.
+  pid="$(cat "$pidfile" 2>/dev/null || true)"
+  if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
     log "stopping OpenSearch"
-    while kill -0 "$(cat "$pidfile")" 2>/dev/null; do sleep 0.5; done
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
   fi
   rm -f "$pidfile"
 }
