@@ -80,7 +80,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   await app.register(helmet, { global: true });
   // Every route, public and unknown ones included, is limited per client address before it costs
   // anything more; then unknown routes are answered without reading their body.
-  installAddressRateLimit(app, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:ip:`, max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  installAddressRateLimit(app, { max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   installEarlyAnswers(app, { largeBodyBytes: config.LARGE_BODY_BYTES });
   await installOpenApi(app, { version: config.SERVICE_VERSION });
   installMetrics(app, deps.metrics);

@@ -1,13 +1,14 @@
 // Two limits (docs/contract.md §11). Per client address on every route, before authentication, so
 // that requests with made-up keys, public routes and unknown paths cost at most that many hashes
-// and look-ups. Per API key after authentication, announced on every answer (RateLimit-* headers).
+// and look-ups (per instance). Per API key after authentication, shared by all instances through
+// Redis and announced on every answer (RateLimit-* headers).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 import { bearerToken } from '../partners/api-keys.js';
 import { clientNetwork } from '../rate-limit/client-network.js';
-import { createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
+import { createLocalWindowCounter, createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 
 interface LimitOptions {
   redis: Redis;
@@ -17,19 +18,26 @@ interface LimitOptions {
   windowMs: number;
 }
 
-export function installAddressRateLimit(app: FastifyInstance, opts: LimitOptions): void {
-  installLimit(app, opts, { keyOf: (request) => clientNetwork(request.ip), announce: false });
+/**
+ * Counted in each instance's memory, not in Redis: it bounds the work one instance does for one
+ * address before authentication, which needs no shared count, and it spares every request a
+ * second Redis round trip (bench/RESULTS.md). N instances admit N × the limit per address.
+ */
+export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOptions, 'redis' | 'namespace'>): void {
+  installLimit(app, opts, { counter: createLocalWindowCounter({ windowMs: opts.windowMs }), keyOf: (request) => clientNetwork(request.ip), announce: false });
 }
 
 export function installKeyRateLimit(app: FastifyInstance, opts: LimitOptions): void {
   // The key's hash, never the key itself, names the counter. Runs after authentication, so every
   // key counted here is a valid one.
   const keyOf = (request: FastifyRequest) => createHash('sha256').update(bearerToken(request.headers.authorization) ?? '').digest('hex').slice(0, 32);
-  installLimit(app, opts, { keyOf, announce: true });
+  const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
+  installLimit(app, opts, { counter, keyOf, announce: true });
 }
 
-function installLimit(app: FastifyInstance, opts: LimitOptions, { keyOf, announce }: { keyOf: (request: FastifyRequest) => string; announce: boolean }): void {
-  const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
+function installLimit(app: FastifyInstance, opts: Pick<LimitOptions, 'max' | 'windowMs'>, { counter, keyOf, announce }: {
+  counter: { hit(key: string): WindowCount | Promise<WindowCount> }; keyOf: (request: FastifyRequest) => string; announce: boolean;
+}): void {
   app.addHook('onRequest', async (request, reply) => {
     const window = await counter.hit(keyOf(request));
     const exceeded = window.count > opts.max;

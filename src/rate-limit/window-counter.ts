@@ -25,6 +25,26 @@ if ttl < 0 then
 end
 return {count, ttl}`;
 
+/**
+ * Counts in this process only: the fallback while Redis fails, and the per-address limit, which
+ * guards each instance's own work before authentication and so needs no shared count.
+ */
+export function createLocalWindowCounter({ windowMs, maxKeys = 50_000 }: { windowMs: number; maxKeys?: number }) {
+  const local = createBoundedCache<{ count: number; endsAt: number }>({ max: maxKeys, ttlMs: windowMs });
+  return {
+    hit(key: string): WindowCount {
+      const now = Date.now();
+      const window = local.get(key);
+      if (window && window.endsAt > now) {
+        window.count++;
+        return { count: window.count, resetMs: window.endsAt - now };
+      }
+      local.set(key, { count: 1, endsAt: now + windowMs });
+      return { count: 1, resetMs: windowMs };
+    },
+  };
+}
+
 export function createWindowCounter({ redis, prefix, windowMs, redisTimeoutMs = 200, retryRedisMs = 1000, localKeys = 50_000 }: {
   redis: Pick<Redis, 'eval'>; prefix: string; windowMs: number;
   /** A Redis that answers slower than this counts as down. */
@@ -34,19 +54,8 @@ export function createWindowCounter({ redis, prefix, windowMs, redisTimeoutMs = 
   /** Keys counted locally at most; an older key's count is dropped first. */
   localKeys?: number;
 }): WindowCounter {
-  const local = createBoundedCache<{ count: number; endsAt: number }>({ max: localKeys, ttlMs: windowMs });
+  const local = createLocalWindowCounter({ windowMs, maxKeys: localKeys });
   let redisDownUntil = 0;
-
-  function hitLocally(key: string): WindowCount {
-    const now = Date.now();
-    const window = local.get(key);
-    if (window && window.endsAt > now) {
-      window.count++;
-      return { count: window.count, resetMs: window.endsAt - now };
-    }
-    local.set(key, { count: 1, endsAt: now + windowMs });
-    return { count: 1, resetMs: windowMs };
-  }
 
   async function hitRedis(key: string): Promise<WindowCount> {
     let timer: NodeJS.Timeout | undefined;
@@ -70,7 +79,7 @@ export function createWindowCounter({ redis, prefix, windowMs, redisTimeoutMs = 
           redisDownUntil = Date.now() + retryRedisMs;
         }
       }
-      return hitLocally(key);
+      return local.hit(key);
     },
   };
 }
