@@ -9,6 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Db } from '../db/client.js';
 import { conflict, validationError } from '../errors.js';
 import { createIdempotencyDal, type KeyLease } from '../idempotency/idempotency-dal.js';
+import { isLargeBody } from './large-body-gate.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,7 +65,7 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
     await keys.forgetExpired(id);
     // A large body holds one of the few large-body slots (large-body-gate.ts) while it waits here:
     // it answers at once instead, so duplicate retries of an upload cannot block everyone's.
-    const holdsLargeBodySlot = Number(request.headers['content-length'] ?? 0) > largeBodyBytes;
+    const holdsLargeBodySlot = isLargeBody(request, largeBodyBytes);
     const deadline = Date.now() + (holdsLargeBodySlot ? 0 : waitMs);
     for (;;) {
       const found = await keys.acquire(id, hash);
