@@ -5,6 +5,7 @@ import {
   bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { ChangeKind } from '../changes/change-kinds.js';
 
 const id = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -126,6 +127,32 @@ export const outbox = pgTable('outbox', {
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
   index('outbox_listing_idx').on(t.listingId),
   index('outbox_txid_idx').on(t.txid),
+]);
+
+/**
+ * The change feed (docs/contract.md §14): one row per write that changed something a partner can
+ * see, written in the writing transaction. `seq` is the feed position. It is assigned only after
+ * commit, by one sequencer at a time (src/changes/), so positions grow in commit order and a
+ * reader that follows `seq` never skips a row that committed late.
+ */
+export const listingChanges = pgTable('listing_changes', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** Null until the sequencer has seen the row committed. */
+  seq: id('seq'),
+  listingId: id('listing_id').notNull(),
+  country: text('country').notNull(),
+  kind: text('kind').$type<ChangeKind>().notNull(),
+  /** The listing's version after the change (offers and partner reviews leave it unchanged). */
+  version: id('version').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  /** Who claimed the listing after the change (for `unclaimed`: before it); webhook scope `claimed`. */
+  claimedBy: id('claimed_by'),
+  /** Set for a partner's own review: only that partner (and admins) may see the change. */
+  visibleTo: id('visible_to'),
+}, (t) => [
+  uniqueIndex('listing_changes_seq_idx').on(t.seq),
+  index('listing_changes_unsequenced_idx').on(t.id).where(sql`seq is null`),
+  index('listing_changes_at_idx').on(t.at),
 ]);
 
 /** At most one offer a listing (docs/contract.md §7); not part of the index document. */
