@@ -17,7 +17,7 @@ import { parseListingSearch, type ListingSearch } from '../src/search/search-par
 import { fold } from '../src/search/fold.js';
 import {
   apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, OPENSEARCH, QUICK,
-  sleep, startBenchService, withCpu, writeResultsSection, type CpuShare, type Measured,
+  sleep, startBenchService, trackWrites, withCpu, writeResultsSection, type CpuShare, type Measured,
 } from './service.js';
 import { memoryMb } from './proc.js';
 
@@ -66,39 +66,10 @@ await compare('categories: *restaurant*', `/${country}/categories?name=*restaura
 hop.kill();
 row('POST create listing', await load({ url: apiUrl(`/${country}/listings`), method: 'POST', body: createBody, headers: auth }));
 
-// Write-to-searchable lag at a steady 200 writes/s for 10 s: each write's time from its 201 to
-// the moment a search on OpenSearch finds it.
+// Write-to-searchable lag at a steady 200 writes/s for 10 s.
 await sleep(3000); // let the queue drain from the create benchmark
 const os_ = new Client({ node: OPENSEARCH });
-const acked = new Map<number, number>();
-const lags: number[] = [];
-const writer = (async () => {
-  for (let tick = 0; tick < 100; tick++) {
-    const due = Date.now() + 100;
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      const res = await fetch(apiUrl(`/${country}/listings`), { method: 'POST', body: createBody, headers: { ...auth, 'content-type': 'application/json' } });
-      if (res.status === 201) acked.set(Number((await res.json() as { id: string }).id), Date.now());
-    }));
-    await sleep(Math.max(0, due - Date.now()));
-  }
-})();
-let writing = true;
-writer.then(() => { writing = false; });
-const deadline = Date.now() + 60_000;
-while ((writing || acked.size > 0) && Date.now() < deadline) {
-  const pending = [...acked.keys()];
-  if (pending.length) {
-    const res = await os_.search({ index: alias, body: { query: { terms: { lid: pending } }, _source: ['lid'], size: pending.length } });
-    const now = Date.now();
-    for (const hit of res.body.hits.hits as unknown as { _source: { lid: number } }[]) {
-      lags.push(now - acked.get(hit._source.lid)!);
-      acked.delete(hit._source.lid);
-    }
-  }
-  await sleep(20);
-}
-lags.sort((a, b) => a - b);
-const pct = (p: number) => lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))] ?? NaN;
+const { lags, pct } = await trackWrites({ os: os_, alias, createUrl: apiUrl(`/${country}/listings`), body: createBody, headers: auth, seconds: 10, perTick: 20 });
 
 // Reindex through the service (PostgreSQL → documents → bulk) against a raw _bulk of the same documents.
 // The CLI's own timing: from its start of work to the alias swap, without the process start-up.

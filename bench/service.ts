@@ -211,3 +211,59 @@ export function writeResultsSection(title: string, section: string) {
   const others = kept.filter((s) => !s.startsWith('## Where'));
   writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
 }
+
+/**
+ * Creates listings through the API and measures each write's time from its 201 to the moment a
+ * search on OpenSearch finds it. `perTick` creates start every 100 ms (a steady rate), or, with
+ * `connections`, that many writers create back to back (the highest rate the API sustains).
+ */
+export async function trackWrites(opts: {
+  os: import('@opensearch-project/opensearch').Client; alias: string; createUrl: string; body: string;
+  headers: Record<string, string>; seconds: number; perTick?: number; connections?: number;
+}) {
+  const acked = new Map<number, number>();
+  const lags: number[] = [];
+  const createLatencies: number[] = [];
+  let errors = 0;
+  const create = async () => {
+    const started = performance.now();
+    const res = await fetch(opts.createUrl, { method: 'POST', body: opts.body, headers: { ...opts.headers, 'content-type': 'application/json' } });
+    createLatencies.push(performance.now() - started);
+    if (res.status === 201) acked.set(Number((await res.json() as { id: string }).id), Date.now());
+    else errors++;
+  };
+  const until = Date.now() + opts.seconds * 1000;
+  const writer = opts.connections
+    ? Promise.all(Array.from({ length: opts.connections }, async () => { while (Date.now() < until) await create(); }))
+    : (async () => {
+      while (Date.now() < until) {
+        const due = Date.now() + 100;
+        await Promise.all(Array.from({ length: opts.perTick ?? 20 }, create));
+        await sleep(Math.max(0, due - Date.now()));
+      }
+    })();
+  let writing = true;
+  void writer.then(() => { writing = false; });
+  const deadline = until + 60_000;
+  while ((writing || acked.size > 0) && Date.now() < deadline) {
+    const pending = [...acked.keys()];
+    if (pending.length) {
+      const res = await opts.os.search({ index: opts.alias, body: { query: { terms: { lid: pending } }, _source: ['lid'], size: pending.length } });
+      const now = Date.now();
+      for (const hit of res.body.hits.hits as unknown as { _source: { lid: number } }[]) {
+        lags.push(now - acked.get(hit._source.lid)!);
+        acked.delete(hit._source.lid);
+      }
+    }
+    await sleep(20);
+  }
+  await writer;
+  lags.sort((a, b) => a - b);
+  createLatencies.sort((a, b) => a - b);
+  const percentile = (values: number[], p: number) => values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
+  return {
+    lags, errors, unseen: acked.size, writes: createLatencies.length, writesPerSecond: createLatencies.length / opts.seconds,
+    pct: (p: number) => percentile(lags, p),
+    createPct: (p: number) => percentile(createLatencies, p),
+  };
+}

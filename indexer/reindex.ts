@@ -69,6 +69,9 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
 }
 
 /** Live listing ids of a country in id order, a page at a time (keyset pagination). */
+/** How long one page's bulk request may take before the reindex fails (and can be run again). */
+const REINDEX_BULK_TIMEOUT_MS = 120_000;
+
 export async function* listingIdPages(db: Db, country: string, pageSize: number): AsyncGenerator<number[]> {
   let last = 0;
   for (;;) {
@@ -87,7 +90,9 @@ async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promi
     listingDocumentOf(record, deps.urls),
   ]);
   if (body.length === 0) return 0;
-  const res = await deps.opensearch.bulk({ body, filter_path: 'errors,items.*.status,items.*.error' });
+  // A page is megabytes: on a busy node it can take longer than the client's 10 s default, and a
+  // retry after a timeout only adds the same work again (external versions make it harmless).
+  const res = await deps.opensearch.bulk({ body, filter_path: 'errors,items.*.status,items.*.error' }, { requestTimeout: REINDEX_BULK_TIMEOUT_MS });
   const failed = res.body.errors
     ? res.body.items.filter((item) => Object.values(item)[0]!.status !== 409) // 409: a newer version is already there
     : [];

@@ -17,6 +17,7 @@ import { installOpenApi } from './plugins/openapi.js';
 import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
 import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
+import { installRequestLog } from './plugins/request-log.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
 import { healthRoutes } from './routes/health.js';
@@ -38,6 +39,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     // genReqId reads X-Request-Id itself and keeps only a safe one.
     requestIdHeader: false,
     genReqId: requestId,
+    // One line per request instead of Fastify's two, and successful ones sampled (plugins/request-log.ts).
+    disableRequestLogging: true,
     // Slow clients must not hold sockets forever. Node enforces requestTimeout only as often as it
     // checks its connections (every 30 s unless told), and waits up to 60 s for headers.
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
@@ -63,6 +66,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
   installErrorHandler(app);
+  installRequestLog(app, { successSampleRate: config.LOG_SUCCESS_SAMPLE_RATE });
   installReadTimeout(app, { ms: config.HANDLER_TIMEOUT_MS });
   for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests

@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   PUBLIC_WEB_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://listings.example.com' }),
   PUBLIC_MEDIA_BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:3000' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_SUCCESS_SAMPLE_RATE: Type.Number({ minimum: 0, maximum: 1, default: 0.01, description: 'Share of successful requests logged (one line each); failed ones are always logged' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   LARGE_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024, description: 'Bodies above this size are read a few at a time' }),
   LARGE_BODY_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Large bodies read and parsed at once' }),

@@ -1,6 +1,9 @@
-// Fixed-window request counters on the shared Redis, so that a limit holds across API instances.
-// While Redis fails, each instance counts in its own memory instead: the limit stays on, per
-// instance (README, "Reliability and security").
+// Fixed-window request counters shared by every API instance through Redis, without a Redis
+// round trip on the request path: each instance counts in its own memory and, every `syncMs`,
+// adds what it counted to the shared count in one pipelined call and learns the others' hits from
+// the answer (README "Reliability and security"). A limit therefore holds across instances up to
+// what the other instances admitted within one sync interval. While Redis fails, each instance
+// goes on counting alone: the limit stays on, per instance.
 import type { Redis } from 'ioredis';
 import { createBoundedCache } from '../bounded-cache.js';
 
@@ -15,9 +18,9 @@ export interface WindowCounter {
   hit(key: string): Promise<WindowCount>;
 }
 
-// One round trip: the first hit of a window starts its expiry; a key that lost its expiry gets one.
-const HIT = `
-local count = redis.call('INCR', KEYS[1])
+// Adds ARGV[2] hits; the first hit of a window starts its expiry; a key that lost its expiry gets one.
+const ADD_HITS = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -45,41 +48,85 @@ export function createLocalWindowCounter({ windowMs, maxKeys = 50_000 }: { windo
   };
 }
 
-export function createWindowCounter({ redis, prefix, windowMs, redisTimeoutMs = 200, retryRedisMs = 1000, localKeys = 50_000 }: {
-  redis: Pick<Redis, 'eval'>; prefix: string; windowMs: number;
+interface SharedWindow {
+  endsAt: number;
+  /** The shared count as Redis last answered it, this instance's flushed hits included. */
+  known: number;
+  /** Hits counted here and not yet added to Redis. */
+  pending: number;
+}
+
+export function createWindowCounter({ redis, prefix, windowMs, syncMs = 50, redisTimeoutMs = 200, retryRedisMs = 1000, localKeys = 50_000 }: {
+  redis: Pick<Redis, 'pipeline'>; prefix: string; windowMs: number;
+  /** How often the hits counted here are added to the shared count. */
+  syncMs?: number;
   /** A Redis that answers slower than this counts as down. */
   redisTimeoutMs?: number;
   /** After a failure, how long requests are counted locally before Redis is tried again. */
   retryRedisMs?: number;
-  /** Keys counted locally at most; an older key's count is dropped first. */
+  /** Keys counted at most; an older key's count is dropped first. */
   localKeys?: number;
-}): WindowCounter {
-  const local = createLocalWindowCounter({ windowMs, maxKeys: localKeys });
+}): WindowCounter & { flush(): Promise<void> } {
+  const windows = createBoundedCache<SharedWindow>({ max: localKeys, ttlMs: windowMs });
+  const dirty = new Map<string, SharedWindow>();
   let redisDownUntil = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
 
-  async function hitRedis(key: string): Promise<WindowCount> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('rate limit counter: Redis too slow')), redisTimeoutMs);
-    });
+  async function addToRedis(batch: [string, SharedWindow, number][]): Promise<void> {
+    const pipeline = redis.pipeline();
+    for (const [key, , hits] of batch) pipeline.eval(ADD_HITS, 1, prefix + key, windowMs, hits);
+    let timeout: NodeJS.Timeout | undefined;
     try {
-      const [count, resetMs] = await Promise.race([redis.eval(HIT, 1, prefix + key, windowMs), timeout]) as [number, number];
-      return { count, resetMs };
+      const answers = await Promise.race([
+        pipeline.exec(),
+        new Promise<never>((_, reject) => { timeout = setTimeout(() => reject(new Error('rate limit counter: Redis too slow')), redisTimeoutMs); }),
+      ]);
+      const now = Date.now();
+      batch.forEach(([, window, hits], i) => {
+        const [err, answer] = answers?.[i] ?? [new Error('no answer')];
+        if (err) throw err;
+        const [count, ttl] = answer as [number, number];
+        window.pending -= hits;
+        window.known = count;
+        // The shared window is the one that counts: it may have started on another instance.
+        window.endsAt = now + ttl;
+      });
     } finally {
-      clearTimeout(timer);
+      clearTimeout(timeout);
     }
   }
 
+  function flush(): Promise<void> {
+    timer = undefined;
+    const batch = [...dirty].map(([key, window]): [string, SharedWindow, number] => [key, window, window.pending]);
+    dirty.clear();
+    if (!batch.length || Date.now() < redisDownUntil) return flushing;
+    flushing = flushing.then(() => addToRedis(batch)).catch(() => {
+      // Not added: the hits stay counted here, and are offered again with the next ones.
+      redisDownUntil = Date.now() + retryRedisMs;
+      for (const [key, window] of batch) dirty.set(key, window);
+    });
+    return flushing;
+  }
+
   return {
-    async hit(key) {
-      if (Date.now() >= redisDownUntil) {
-        try {
-          return await hitRedis(key);
-        } catch {
-          redisDownUntil = Date.now() + retryRedisMs;
-        }
+    hit(key) {
+      const now = Date.now();
+      let window = windows.get(key);
+      if (!window || window.endsAt <= now) {
+        window = { endsAt: now + windowMs, known: 0, pending: 0 };
+        windows.set(key, window);
       }
-      return local.hit(key);
+      window.pending++;
+      dirty.set(key, window);
+      timer ??= setTimeout(flush, syncMs).unref();
+      return Promise.resolve({ count: window.known + window.pending, resetMs: window.endsAt - now });
+    },
+    /** Adds what was counted here to Redis now (shutdown, tests). */
+    flush() {
+      clearTimeout(timer);
+      return flush();
     },
   };
 }

@@ -7,7 +7,7 @@ import { build, listingInput, runId } from '../helper.js';
 
 const lines: string[] = [];
 const capture = createLogger('trace', 'test', { write: (line: string) => { lines.push(line); } });
-const { app, partner } = await build(t, { logger: capture });
+const { app, partner } = await build(t, { logger: capture, config: { LOG_SUCCESS_SAMPLE_RATE: 1 } });
 const owner = await partner();
 const key = owner.auth.authorization.slice('Bearer '.length);
 
@@ -43,4 +43,15 @@ t.test('searches are logged without their query string', async (t) => {
 t.test('no line carries the API key', async (t) => {
   t.ok(lines.length > 0, `${lines.length} lines captured`);
   t.same(lines.filter((line) => line.includes(key)), []);
+});
+
+t.test('one line per request: successful ones as sampled, failed ones always', async (t) => {
+  const sampledLines: string[] = [];
+  const sampledLogger = createLogger('info', 'api', { write: (line: string) => { sampledLines.push(line); } });
+  const quiet = await build(t, { logger: sampledLogger, config: { LOG_SUCCESS_SAMPLE_RATE: 0 } });
+  const { auth } = await quiet.partner();
+  for (let i = 0; i < 5; i++) t.equal((await quiet.app.inject({ url: '/de/categories?name=Caf%C3%A9', headers: auth })).statusCode, 200);
+  t.equal((await quiet.app.inject({ url: '/de/listings/999999999', headers: auth })).statusCode, 404);
+  const requestLines = sampledLines.map((line) => JSON.parse(line) as { msg: string; statusCode?: number }).filter((line) => line.statusCode !== undefined);
+  t.same(requestLines.map((line) => [line.msg, line.statusCode]), [['request refused', 404]], 'only the failed request is logged, once');
 });

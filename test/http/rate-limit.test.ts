@@ -80,6 +80,22 @@ t.test('a flood of bad keys evicts no valid key, and a repeated bad key costs no
   t.equal((await app.inject({ url: '/de/listings/999999999', headers: valid.auth })).statusCode, 404, 'and works');
 });
 
+t.test('two API instances share one per-key count through Redis, synchronised in the background', async (t) => {
+  const shared = { RATE_LIMIT_MAX: 4, RATE_LIMIT_WINDOW_MS: 60_000, QUEUE_PREFIX: `rl-shared-${runId}` };
+  const first = await build(t, { config: shared });
+  const second = await build(t, { config: shared });
+  const { auth } = await first.partner();
+  const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/999999999', headers: auth });
+  for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 404, `request ${i + 1} on the first instance`);
+  await new Promise((r) => setTimeout(r, 300)); // the first instance adds its 3 hits to Redis
+  const fourth = await ask(second.app);
+  t.equal(fourth.statusCode, 404, 'the fourth request, on the second instance, is within the limit');
+  await new Promise((r) => setTimeout(r, 300)); // the second learns the shared count from its own sync
+  const fifth = await ask(second.app);
+  t.equal(fifth.statusCode, 429, 'the fifth request is over the limit on whichever instance it lands');
+  t.equal(fifth.headers['ratelimit-remaining'], '0');
+});
+
 t.test('with Redis unreachable both limits fall back to counting in the process', async (t) => {
   const appConfig = { ...config, IP_RATE_LIMIT_MAX: 4, RATE_LIMIT_MAX: 3, QUEUE_PREFIX: `rl-down-${runId}` };
   const deps = createApiDeps(appConfig, logger);

@@ -1,0 +1,120 @@
+// What the API itself costs a request, against the bare Node hop and raw OpenSearch measured in
+// the same run (README "Data and benchmarks"; targets in bench/RESULTS.md):
+//   npm run bench:path [-- --seconds 5]     200 000 listings
+// Every search runs at ONE connection three ways: raw on OpenSearch, through the bare Node hop
+// (bench/node-hop.ts) and through the API. Latencies are timed here per request (microseconds,
+// not autocannon's whole milliseconds); CPU per request is read from /proc for the API and the hop.
+// Then GET by id at one connection, and POST create at ten connections with every write's lag
+// until it is searchable.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import { Client } from '@opensearch-project/opensearch';
+import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
+import { buildSolrQuery } from '../src/search/query/solr-query.js';
+import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
+import { cpuSeconds, memoryMb } from './proc.js';
+import {
+  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, sleep, startBenchService, trackWrites,
+  writeResultsSection, type Mode,
+} from './service.js';
+
+const secondsArg = process.argv.indexOf('--seconds');
+const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 5;
+const PATH_MODE: Mode = { name: 'request path', listings: 200_000, seconds, db: 'listings_bench_path', prefix: 'benchpath-' };
+
+const service = await startBenchService(PATH_MODE);
+const { auth, alias, api } = service;
+const { listingId, searches, createBody } = await benchRequests(service.db);
+
+const HOP_PORT = 3102;
+const hop = spawn(process.execPath, ['--import', 'tsx', 'bench/node-hop.ts'], { env: { ...process.env, PORT: String(HOP_PORT), OPENSEARCH_URL: OPENSEARCH }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+await once(hop, 'message');
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request over the single keep-alive connection; resolves with the status once the body is read. */
+function send(url: string, method: 'GET' | 'POST', body?: string, headers: Record<string, string> = {}): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, agent,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+    }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+interface Sequential { p50: number; p99: number; requests: number; errors: number; cpuUsPerRequest?: number }
+
+/** Sends the request back to back for `seconds` at one connection; latencies in ms with µs precision. */
+async function sequential(url: string, method: 'GET' | 'POST', body?: string, headers?: Record<string, string>, cpuPid?: number): Promise<Sequential> {
+  for (let i = 0; i < 200; i++) await send(url, method, body, headers); // warm-up: JIT, caches, connection
+  const latencies: number[] = [];
+  let errors = 0;
+  const cpuBefore = cpuPid ? cpuSeconds(cpuPid) : 0;
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const started = performance.now();
+    const status = await send(url, method, body, headers);
+    latencies.push(performance.now() - started);
+    if (status >= 400) errors++;
+  }
+  const cpu = cpuPid ? ((cpuSeconds(cpuPid) - cpuBefore) * 1e6) / latencies.length : undefined;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  return { p50: at(0.5), p99: at(0.99), requests: latencies.length, errors, ...(cpu === undefined ? {} : { cpuUsPerRequest: cpu }) };
+}
+
+const ms = (v: number) => v.toFixed(2);
+const rows: string[] = [];
+const rawBody = (params: ListingSearch) => JSON.stringify(params.kind === 'solr' ? buildSolrQuery(params) : buildFilteredQuery(params));
+for (const scenario of searches) {
+  const body = rawBody(parseListingSearch(scenario.query));
+  const raw = await sequential(`${OPENSEARCH}/${alias}/_search`, 'POST', body);
+  const viaHop = await sequential(`http://127.0.0.1:${HOP_PORT}/${alias}/_search`, 'POST', body, undefined, hop.pid);
+  const viaApi = await sequential(apiUrl(`/${country}/listings?${scenario.path}`), 'GET', undefined, auth, api.pid);
+  const addedBound = 2 * (viaHop.p50 - raw.p50);
+  const cpuRatio = viaApi.cpuUsPerRequest! / viaHop.cpuUsPerRequest!;
+  rows.push(`| ${scenario.name} | ${ms(raw.p50)} / ${ms(raw.p99)} | ${ms(viaHop.p50)} / ${ms(viaHop.p99)} | ${ms(viaApi.p50)} / ${ms(viaApi.p99)} `
+    + `| ${ms(viaApi.p50 - raw.p50)} ≤ ${ms(addedBound)} ${viaApi.p50 - raw.p50 <= addedBound ? '✓' : '✗'} `
+    + `| ${ms(viaApi.p99)} ≤ ${ms(raw.p99 + 2)} ${viaApi.p99 <= raw.p99 + 2 ? '✓' : '✗'} `
+    + `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${cpuRatio.toFixed(2)} ${cpuRatio <= 1.5 ? '✓' : '✗'} | ${raw.errors + viaHop.errors + viaApi.errors} |`);
+}
+hop.kill();
+const byId = await sequential(apiUrl(`/${country}/listings/${listingId}`), 'GET', undefined, auth, api.pid);
+
+await sleep(2000);
+const os = new Client({ node: OPENSEARCH });
+const writes = await trackWrites({ os, alias, createUrl: apiUrl(`/${country}/listings`), body: createBody, headers: auth, seconds: Math.max(10, seconds * 2), connections: 10 });
+const apiRss = memoryMb(api.pid!).peak;
+await service.stop();
+await os.close();
+
+const section = `## request path — ${new Date().toISOString().slice(0, 16)}Z
+
+${await machineDescription()}
+Data set: ${PATH_MODE.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per run after 200 warm-up requests;
+latencies timed per request in this process (ms, p50 / p99). CPU: microseconds of the process's CPU (user + system,
+all threads, /proc) per request, API against the bare Node hop (\`bench/node-hop.ts\`).
+
+| Scenario | raw | Node hop | API | added p50: API − raw ≤ 2 × (hop − raw) | API p99 ≤ raw p99 + 2 | CPU µs: API / hop ≤ 1.5 | errors |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+| Also measured | Result | Target |
+|---|---|---|
+| GET listing by id, one connection | p50 ${ms(byId.p50)} ms, p99 ${ms(byId.p99)} ms, API CPU ${byId.cpuUsPerRequest!.toFixed(0)} µs | p50 ≤ 1 ms |
+| POST create, 10 connections, ${writes.writes} writes | ${writes.writesPerSecond.toFixed(0)}/s, p50 ${ms(writes.createPct(50))} ms, p99 ${ms(writes.createPct(99))} ms, ${writes.errors} errors | ≥ 300/s |
+| … each write searchable after | p50 ${writes.pct(50)} ms, p99 ${writes.pct(99)} ms, ${writes.unseen} never seen | p99 ≤ 2000 ms |
+| peak RSS, API | ${apiRss.toFixed(0)} MB | ≤ 200 MB |
+
+Reproduce: \`npm run bench:path\`
+`;
+writeResultsSection('request path', section);
+console.log(section);
+process.exit(0);
