@@ -48,11 +48,12 @@ export function readCursor(cursor: string, key: string, width: number): CursorPo
     throw validationError([NOT_A_CURSOR]);
   }
   const { v, q, a, n } = (decoded ?? {}) as { v?: unknown; q?: unknown; a?: unknown; n?: unknown };
+  if (v !== VERSION || typeof q !== 'string') throw validationError([NOT_A_CURSOR]);
+  if (q !== key) throw validationError([OTHER_QUERY]);
   // Every sort ends with the listing id, an integer; the values before it (score, distance) are
   // numbers. Checked here so that a forged value is a 400, never an OpenSearch error.
-  const wellFormed = v === VERSION && typeof q === 'string' && isCount(n) && Array.isArray(a) && a.length === width
+  const wellFormed = isCount(n) && Array.isArray(a) && a.length === width
     && a.every((value, i) => (i === width - 1 ? isCount(value) : typeof value === 'number' && Number.isFinite(value)));
   if (!wellFormed) throw validationError([NOT_A_CURSOR]);
-  if (q !== key) throw validationError([OTHER_QUERY]);
   return { after: a as number[], seen: n };
 }

@@ -50,6 +50,7 @@ t.test('a cursor of another query, country or sort is refused as such', async (t
   const cursor = encodeCursor(key, { after: [10], seen: 50 });
   t.same(refusal(cursor, queryKey('de', buildFilteredQuery(phone({ phone: '+4930123457' }))), 1), OTHER_QUERY);
   t.same(refusal(cursor, queryKey('at', buildFilteredQuery(phone({}))), 1), OTHER_QUERY);
+  t.same(refusal(cursor, queryKey('de', buildSolrQuery(solr({ what: 'pizza' }))), 2), OTHER_QUERY, 'a query of the other mode, whose hits carry two sort values');
 });
 
 t.test('garbage, tampered and malformed cursors are 400, never an OpenSearch error', async (t) => {
