@@ -9,7 +9,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     schema: {
       summary: 'Search listings: filtered (ids | phone | address) or, with solr=true, the experimental Solr-style search',
       description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
-        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres.',
+        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres. '
+        + 'Both modes page with `limit`/`offset` up to offset 10000, and past it with `cursor`: each answer carries `next` '
+        + 'while more results remain; repeat the same query with `cursor=<next>` (only `limit` may change).',
       tags: ['search'],
       querystring: ListingSearchQuerySchema,
       response: { 200: ListingSearchResponseSchema, ...errorResponses() },

@@ -9,6 +9,12 @@ export const ListingSearchQuerySchema = Type.Object({
   solr: Type.Optional(Type.Boolean({ description: 'true: the experimental Solr-style search' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 50', errorMessage: 'must be an integer from 1 to 50' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Extension: skip this many results', errorMessage: 'must be an integer from 0 to 10000' })),
+  cursor: Type.Optional(Type.String({
+    maxLength: 500,
+    description: 'Extension: the `next` of the previous answer, to page on (also past offset 10000). Repeat the same query with it; '
+      + 'only `limit` may change. Not with `offset`.',
+    errorMessage: 'must be the `next` of a previous answer',
+  })),
   ids: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated listing ids (at most 50)' })),
   phone: Type.Optional(filter('E.164 number; encode + as %2B')),
   street: Type.Optional(filter('Street without house number; * is a wildcard')),
@@ -51,6 +57,7 @@ export const ListingSearchResponseSchema = Type.Object({
   numFound: Type.Integer(),
   numReturned: Type.Integer(),
   listings: Type.Union([Type.Array(Type.Ref(ListingSummarySchema)), Type.Array(Type.Ref(SolrResultSchema))]),
+  next: Type.Optional(Type.String({ description: 'Extension: present while more results remain; pass it as `cursor` with the same query for the next page' })),
 });
 export type ListingSearchResponse = Static<typeof ListingSearchResponseSchema>;
 

@@ -12,6 +12,8 @@ import { searchWords } from './words.js';
 interface Page {
   limit: number;
   offset: number;
+  /** The `next` of a previous answer, checked against the query by the search service (cursor.ts). */
+  cursor?: string;
 }
 
 export type ListingSearch =
@@ -26,8 +28,10 @@ const LISTING_ID = new RegExp(ID_PATTERN);
 
 export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
   const errors: string[] = [];
-  const page = { limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0 };
+  const page = { limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) };
   const given = (name: keyof ListingSearchQuery) => query[name] !== undefined;
+  // A cursor already says where its page starts (docs/contract.md §16).
+  if (given('cursor') && given('offset')) errors.push('cursor: cannot be combined with offset');
 
   if (query.solr) {
     for (const family of Object.values(FILTER_FAMILIES)) {

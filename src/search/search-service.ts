@@ -6,7 +6,9 @@ import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
+import { encodeCursor, queryKey, readCursor } from './cursor.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
+import { continuedAfter } from './query/search-after.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
 
@@ -21,31 +23,56 @@ interface Hit<T> {
 /** A page of the search response with its one kind of listing. */
 export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: T[] };
 
+/** The bodies this service pages with a cursor: sorted, ending with the listing id. */
+type SortedBody = { from: number; sort: unknown[] } & Record<string, unknown>;
+
 export function createSearchService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
-  async function search<T>(country: string, kind: string, body: Record<string, unknown>) {
-    const res = await opensearch.search({ index: names.listingsAlias(country), body });
+  /**
+   * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
+   * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
+   */
+  async function search<T>(country: string, kind: string, body: Record<string, unknown>, key: string) {
+    const res = await opensearch.search({ index: names.listingsAlias(country), body, preference: `q${key}` });
     const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits: Hit<T>[] } };
-    logger.info({ search: kind, country, took: result.took, hits: result.hits.total.value }, 'opensearch search');
+    logger.info({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor: 'search_after' in body }, 'opensearch search');
     // A partial answer is no answer (pelias: timed_out is an error).
     if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
     return result.hits;
   }
 
+  /** One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more remain. */
+  async function sortedPage<T>(country: string, kind: string, first: SortedBody, cursor: string | undefined) {
+    const key = queryKey(country, first);
+    const position = cursor === undefined ? undefined : readCursor(cursor, key, first.sort.length);
+    const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
+    const seen = (position?.seen ?? first.from) + hits.hits.length;
+    const last = hits.hits.at(-1);
+    const next = last?.sort && seen < hits.total.value ? encodeCursor(key, { after: last.sort as number[], seen }) : undefined;
+    return { hits, numFound: hits.total.value, ...(next ? { next } : {}) };
+  }
+
   return {
     async filtered(country: string, params: Exclude<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<ListingSummary>> {
-      const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, buildFilteredQuery(params));
       if (params.kind === 'ids') {
+        // At most 50 ids, ordered and paged here: the cursor carries no sort values, only how
+        // many results came before its page.
+        const body = buildFilteredQuery(params);
+        const key = queryKey(country, body);
+        const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
+        const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
         const found = params.ids.flatMap((id) => byId.get(id) ?? []);
-        const listings = found.slice(params.offset, params.offset + params.limit);
-        return { numFound: found.length, numReturned: listings.length, listings };
+        const listings = found.slice(start, start + params.limit);
+        const seen = start + listings.length;
+        return { numFound: found.length, numReturned: listings.length, listings, ...(seen < found.length ? { next: encodeCursor(key, { after: [], seen }) } : {}) };
       }
+      const { hits, ...page } = await sortedPage<{ listing: ListingSummary }>(country, params.kind, buildFilteredQuery(params), params.cursor);
       const listings = hits.hits.map((h) => h._source.listing);
-      return { numFound: hits.total.value, numReturned: listings.length, listings };
+      return { ...page, numReturned: listings.length, listings };
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
-      const hits = await search<never>(country, 'solr', buildSolrQuery(params));
+      const { hits, ...page } = await sortedPage<never>(country, 'solr', buildSolrQuery(params), params.cursor);
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): SolrResult => {
         // The document's ready-made result (listing-document.ts), plus what this query adds.
@@ -53,7 +80,7 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
         const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
         return { ...view, ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 };
       });
-      return { numFound: hits.total.value, numReturned: listings.length, listings };
+      return { ...page, numReturned: listings.length, listings };
     },
   };
 }

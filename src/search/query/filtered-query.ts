@@ -23,7 +23,17 @@ function filters(search: Filtered): Record<string, unknown>[] {
   }
 }
 
-export function buildFilteredQuery(search: Filtered) {
+type Ids = Extract<Filtered, { kind: 'ids' }>;
+type Query = { bool: { filter: Record<string, unknown>[] } };
+/** The ids search: every given id at once, ordered and paged by the caller. */
+type IdsBody = { query: Query; size: number; _source: string[]; track_total_hits: true };
+/** The phone and address searches: sorted by id, paged by OpenSearch (from, or search_after). */
+type SortedBody = { query: Query; from: number; size: number; sort: [{ lid: 'asc' }]; _source: string[]; track_total_hits: true };
+
+export function buildFilteredQuery(search: Ids): IdsBody;
+export function buildFilteredQuery(search: Exclude<Filtered, Ids>): SortedBody;
+export function buildFilteredQuery(search: Filtered): IdsBody | SortedBody;
+export function buildFilteredQuery(search: Filtered): IdsBody | SortedBody {
   const query = { bool: { filter: [...filters(search), NOT_SUPPRESSED] } };
   if (search.kind === 'ids') {
     // At most 50 ids: fetch all of them, then order and page them as given.
