@@ -46,7 +46,7 @@ async function syncBatch({ db, opensearch, names, urls, logger, metrics }: SyncD
   const records = await loadListingRecords(db, ids);
   const found = ids.filter((id) => records.has(id)).map((id) => records.get(id)!);
   const written = await writeBulk(opensearch, found.map((r) => listingBulkAction(r, names.listingsAlias(r.row.country), urls)), logger);
-  metrics?.indexBulkItems.observe(found.length);
+  if (found.length) metrics?.indexBulkItems.observe(found.length);
 
   const outcomes = new Map<number, SyncOutcome | Error>();
   // Never committed (the transaction rolled back after the event was enqueued): nothing to do.

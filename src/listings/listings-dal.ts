@@ -125,7 +125,7 @@ function subObjectInserts(country: string, subs: SubObjects): SQL {
       from l, unnest(${idsOf(subs.links)}, ${arrayParam(subs.links.map((k) => k.type), 'text')}, ${arrayParam(subs.links.map((k) => k.url), 'text')})
         with ordinality as s(id, type, url, n)),
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
-      select l.id, s.n - 1, ${country}, s.category_id
+      select l.id, s.n - 1, ${country}::text, s.category_id
       from l, unnest(${arrayParam(subs.categoryIds, 'text')}) with ordinality as s(category_id, n))`;
 }
 
