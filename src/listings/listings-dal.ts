@@ -107,7 +107,9 @@ const idsOf = (rows: { id?: number | undefined }[]) => arrayParam(rows.map((r) =
 /**
  * The data-modifying CTEs that insert `subs` for the listing whose id the CTE `l` returns. Each
  * list is one `insert … select … from unnest(…)`: the rows of any number of sub-objects travel in
- * a fixed number of parameters, and the whole write is one statement (one round trip).
+ * a fixed number of parameters, and the whole write is one statement (one round trip). Only
+ * categories of the country are inserted; `inserted_categories` returns a row for each, so a
+ * caller that compares their number with `subs.categoryIds` needs no lookup beforehand.
  */
 function subObjectInserts(country: string, subs: SubObjects): SQL {
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
@@ -125,16 +127,23 @@ function subObjectInserts(country: string, subs: SubObjects): SQL {
       from l, unnest(${idsOf(subs.links)}, ${arrayParam(subs.links.map((k) => k.type), 'text')}, ${arrayParam(subs.links.map((k) => k.url), 'text')})
         with ordinality as s(id, type, url, n)),
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
-      select l.id, s.n - 1, ${country}::text, s.category_id
-      from l, unnest(${arrayParam(subs.categoryIds, 'text')}) with ordinality as s(category_id, n))`;
+      select l.id, s.n - 1, c.country, c.id
+      from l, unnest(${arrayParam(subs.categoryIds, 'text')}) with ordinality as s(category_id, n)
+        join ${categories} c on c.country = ${country}::text and c.id = s.category_id
+      returning 1)`;
 }
 
-/** Inserts a listing with its sub-objects in one statement; returns its id and version. */
-export async function insertListingWithSubObjects(tx: DbOrTx, values: NewListing, subs: SubObjects): Promise<{ id: number; version: number }> {
+/**
+ * Inserts a listing with its sub-objects in one statement; returns its id and version, and how
+ * many of `subs.categoryIds` were known categories of its country (and so inserted).
+ */
+export async function insertListingWithSubObjects(
+  tx: DbOrTx, values: NewListing, subs: SubObjects,
+): Promise<{ id: number; version: number; knownCategories: number }> {
   const listing = tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
-  const { rows } = await tx.execute<{ id: number; version: number }>(sql`
+  const { rows } = await tx.execute<{ id: number; version: number; knownCategories: number }>(sql`
     with l as (${listing.getSQL()}), ${subObjectInserts(values.country, subs)}
-    select id, version from l`);
+    select id, version, (select count(*) from inserted_categories)::int as "knownCategories" from l`);
   return rows[0]!;
 }
 

@@ -3,7 +3,7 @@
 // (read-your-writes, docs/contract.md §12).
 import type { Db, DbOrTx } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
-import { notFound, validationError } from '../errors.js';
+import { conflict, notFound, validationError } from '../errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
@@ -64,15 +64,22 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
       const id = await writes.addListing(country, async (tx) => {
-        const { errors, hours } = validateListingInput(input, {
+        const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
           country,
-          knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
+          knownCategoryIds: known,
           existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
           keepSubIds: false,
         });
-        if (errors.length) throw validationError(errors);
-        // The listing and its sub-objects in one statement: a create is one round trip fewer per
-        // sub-object table (README "Architecture").
+        // The 400 lists every error at once, unknown categories included: checked against the
+        // categories table, read only on this path.
+        const refuse = async (): Promise<never> => {
+          const { errors } = validate(await knownCategoryIds(tx, country, categoryIdsOf(input)));
+          throw errors.length ? validationError(errors) : conflict('a concurrent request changed the same resource; retry');
+        };
+        // The categories are checked by the insert, which adds only known ones (no lookup first).
+        const { errors, hours } = validate(new Set(categoryIdsOf(input)));
+        if (errors.length) await refuse();
+        // The listing and its sub-objects in one statement (README "Architecture": the create's round trips).
         const listing = await insertListingWithSubObjects(tx, {
           ...listingFields(input, hours),
           country,
@@ -80,8 +87,10 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
           claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
           version: 1,
         }, subObjectsOf(input, false));
+        // A category it did not know: the transaction rolls back with the 400.
+        if (listing.knownCategories !== input.categories.length) await refuse();
         if (input.source_id !== undefined) await addMapping(tx, caller, country, listing.id, input.source_id);
-        return listing;
+        return { id: listing.id, version: listing.version };
       });
       return readOrThrow(db, country, id, false); // the create response carries no images
     },
