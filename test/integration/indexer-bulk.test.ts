@@ -1,7 +1,7 @@
-import { and, count, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import t from 'tap';
-import { outbox } from '../../src/db/schema.js';
-import { build, eventually, listingInput, names, runId, startIndexer } from '../helper.js';
+import { listings, outbox } from '../../src/db/schema.js';
+import { build, eventually, indexedDocument, listingInput, names, runId, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 const { sync, worker } = await startIndexer(t, deps);
@@ -60,4 +60,27 @@ t.test('a batch holding two versions of one listing indexes its newest version o
   const res = await deps.opensearch.get({ index: names.listingsAlias('de'), id: `de:${created.id}` });
   t.equal(res.body._version, 2, 'the document holds version 2');
   t.equal((res.body._source as { name: string }).name, `Zweite Fassung ${runId}`);
+});
+
+t.test('a listing OpenSearch refuses fails only its own job: the rest of its batch is indexed, and its retry succeeds once it can be', async (t) => {
+  const created = await Promise.all([0, 1].map(async () => (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json()));
+  const [good, bad] = created.map((c) => Number(c.id)) as [number, number];
+  for (const id of [good, bad]) await eventually(() => indexedDocument(deps, 'de', id).then((d) => d ?? undefined), 5000, `listing ${id} indexed`);
+
+  // Written straight to PostgreSQL, each as a new version: a latitude no geo_point accepts (the API
+  // never lets one through) makes OpenSearch refuse that one item of the _bulk with a 400.
+  const db = deps.database.db;
+  const nextVersion = (id: number, values: Partial<typeof listings.$inferInsert>) =>
+    db.update(listings).set({ ...values, version: sql`${listings.version} + 1` }).where(eq(listings.id, id));
+  await nextVersion(bad, { latitude: 1000 });
+  await nextVersion(good, { name: `Gute Fassung ${runId}` });
+  const [goodOutcome, badOutcome] = await Promise.allSettled([good, bad].map((listingId) => sync({ listingId, country: 'de', version: 2 })));
+  t.same(goodOutcome, { status: 'fulfilled', value: 'indexed' }, 'the valid listing of the batch is indexed');
+  t.equal(badOutcome!.status, 'rejected', 'the refused listing\'s job fails, so that it is retried');
+  t.equal((await indexedDocument(deps, 'de', good))?.version, 2);
+  t.equal((await indexedDocument(deps, 'de', bad))?.version, 1, 'the refused listing keeps the version the index had');
+
+  await nextVersion(bad, { latitude: 52.52 });
+  t.equal(await sync({ listingId: bad, country: 'de', version: 3 }), 'indexed', 'the retry indexes it once it can be indexed');
+  t.equal((await indexedDocument(deps, 'de', bad))?.version, 3);
 });
