@@ -40,7 +40,10 @@ void (async () => {
 })();
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue });
-const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });
+const sync = createListingSync({
+  db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics,
+  batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
+});
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({ db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, logger });
@@ -59,7 +62,9 @@ const health = createServer(async (req, res) => {
   res.end(JSON.stringify(known ? { status: failing.length ? 'unavailable' : 'ok', failing } : { type: 'not_found', message: 'no such route', details: [] }));
 });
 health.listen(config.INDEXER_PORT, config.HOST);
-logger.info({ port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY }, 'indexer started');
+logger.info({
+  port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY, batchSize: config.INDEXER_BATCH_SIZE, batchWaitMs: config.INDEXER_BATCH_WAIT_MS,
+}, 'indexer started');
 
 closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   if (err) logger.error({ err }, 'closing after an error');

@@ -20,8 +20,8 @@ import type { OpenSearchClient } from '../src/opensearch/client.js';
 import { listingsIndexDefinition, type IndexNames } from '../src/opensearch/index-definitions.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { currentSnapshot, reopenEventsUnseenBy } from '../src/outbox/outbox-dal.js';
-import { documentId, listingDocumentOf } from './listing-document.js';
-import type { SyncListing } from './listing-sync.js';
+import { BulkItemError, writeBulk } from './bulk-write.js';
+import { listingBulkAction, type SyncListing } from './listing-sync.js';
 
 export interface ReindexDeps {
   db: Db;
@@ -69,7 +69,11 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
 }
 
 /** Live listing ids of a country in id order, a page at a time (keyset pagination). */
-/** How long one page's bulk request may take before the reindex fails (and can be run again). */
+/**
+ * How long one page's bulk request may take before the reindex fails (and can be run again). A page
+ * is megabytes: on a busy node it can take longer than the client's 10 s default, and a retry after
+ * a timeout only adds the same work again.
+ */
 const REINDEX_BULK_TIMEOUT_MS = 120_000;
 
 export async function* listingIdPages(db: Db, country: string, pageSize: number): AsyncGenerator<number[]> {
@@ -85,18 +89,10 @@ export async function* listingIdPages(db: Db, country: string, pageSize: number)
 /** Bulk-indexes one page of listings into `index`; returns the number of documents written. */
 async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promise<number> {
   const records = await loadListingRecords(deps.db, ids);
-  const body = [...records.values()].flatMap((record) => [
-    { index: { _index: index, _id: documentId(record.row.country, record.row.id), version: record.row.version, version_type: 'external' } },
-    listingDocumentOf(record, deps.urls),
-  ]);
-  if (body.length === 0) return 0;
-  // A page is megabytes: on a busy node it can take longer than the client's 10 s default, and a
-  // retry after a timeout only adds the same work again (external versions make it harmless).
-  const res = await deps.opensearch.bulk({ body, filter_path: 'errors,items.*.status,items.*.error' }, { requestTimeout: REINDEX_BULK_TIMEOUT_MS });
-  const failed = res.body.errors
-    ? res.body.items.filter((item) => Object.values(item)[0]!.status !== 409) // 409: a newer version is already there
-    : [];
-  if (failed.length) throw new Error(`bulk indexing failed: ${JSON.stringify(Object.values(failed[0]!)[0])}`);
+  // A listing deleted since its id was read becomes a delete (a tombstone with its version).
+  const outcomes = await writeBulk(deps.opensearch, [...records.values()].map((record) => listingBulkAction(record, index, deps.urls)), deps.logger, { requestTimeoutMs: REINDEX_BULK_TIMEOUT_MS });
+  const failed = outcomes.find((outcome) => outcome instanceof BulkItemError); // `stale`: a newer version is already there
+  if (failed) throw new Error(`bulk indexing failed: ${failed.message}`, { cause: failed });
   return records.size;
 }
 

@@ -17,6 +17,8 @@ export function startWorker(opts: {
   // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
+  // `concurrency` jobs run at once and meet in the sync's micro-batches (indexer/listing-sync.ts):
+  // it bounds the batch size as much as INDEXER_BATCH_SIZE does.
   const worker = new Worker(INDEX_QUEUE, async (job) => {
     // Redis is a boundary: validate what comes out of it.
     const data = parseSyncListingJob(job.data);

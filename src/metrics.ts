@@ -10,7 +10,7 @@ export type Dependency = 'postgres' | 'opensearch' | 'redis';
 /** Which backing service an error came from, by the error classes of their clients. */
 export function dependencyOf(err: unknown): Dependency | undefined {
   for (let e = err as { name?: string; code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (['ConnectionError', 'ResponseError', 'TimeoutError', 'NoLivingConnectionsError', 'SerializationError'].includes(e.name ?? '')) return 'opensearch';
+    if (['ConnectionError', 'ResponseError', 'TimeoutError', 'NoLivingConnectionsError', 'SerializationError', 'BulkItemError'].includes(e.name ?? '')) return 'opensearch';
     if (e.name === 'DrizzleQueryError' || e.name === 'DatabaseError' || (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))) return 'postgres';
     if (e.name === 'ReplyError' || e.name === 'MaxRetriesPerRequestError') return 'redis';
     if (e.cause === e) break;
@@ -30,6 +30,10 @@ export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }
     dependencyErrors: new Counter({
       name: 'dependency_errors_total', help: 'Errors of PostgreSQL, OpenSearch and Redis calls',
       labelNames: ['dependency'], registers: [registry],
+    }),
+    indexBulkItems: new Histogram({
+      name: 'index_bulk_items', help: 'Listings per _bulk request of the indexer (its count is the number of bulk requests)',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256], registers: [registry],
     }),
     indexJobs: new Counter({ name: 'index_jobs_total', help: 'Index jobs by outcome', labelNames: ['outcome'], registers: [registry] }),
     writeToIndexed: new Histogram({

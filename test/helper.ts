@@ -55,8 +55,12 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
  * normal load.
  */
 export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
-  const sync = createListingSync({ db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger, metrics: deps.metrics });
-  const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 4, sync, logger, metrics: deps.metrics });
+  // The indexer's own settings: jobs meet in batches as in production.
+  const sync = createListingSync({
+    db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger, metrics: deps.metrics,
+    batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
+  });
+  const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics: deps.metrics });
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300 });
   t.teardown(async () => {
@@ -68,7 +72,7 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
     const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     return Object.values(counts).every((n) => n === 0) ? true : undefined;
   }, 60_000, 'the index queue to drain');
-  return { sync };
+  return { sync, worker: worker.worker };
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -89,10 +89,62 @@ export async function lockLiveListing(tx: DbOrTx, country: string, id: number): 
   return row;
 }
 
-/** Inserts a listing; returns its id and version. */
-export async function insertListing(tx: DbOrTx, values: NewListing): Promise<{ id: number; version: number }> {
-  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
-  return row!;
+/**
+ * The emails, phones, links and categories of one listing, in their order (the order is their
+ * position). An id is kept on update (docs/listings-api.md); without one the row gets a new id.
+ */
+export interface SubObjects {
+  emails: { id?: number | undefined; address: string }[];
+  phones: { id?: number | undefined; type: string; number: string }[];
+  links: { id?: number | undefined; type: string; url: string }[];
+  categoryIds: string[];
+}
+
+/** `$1::type[]`: one array parameter per column, however many rows (unnest turns it back into rows). */
+const arrayParam = <T>(values: T[], type: 'bigint' | 'text') => sql`${sql.param(values)}::${sql.raw(type)}[]`;
+const idsOf = (rows: { id?: number | undefined }[]) => arrayParam(rows.map((r) => r.id ?? null), 'bigint');
+
+/**
+ * The data-modifying CTEs that insert `subs` for the listing whose id the CTE `l` returns. Each
+ * list is one `insert … select … from unnest(…)`: the rows of any number of sub-objects travel in
+ * a fixed number of parameters, and the whole write is one statement (one round trip). Only
+ * categories of the country are inserted; `inserted_categories` returns a row for each, so a
+ * caller that compares their number with `subs.categoryIds` needs no lookup beforehand.
+ */
+function subObjectInserts(country: string, subs: SubObjects): SQL {
+  // A kept id is inserted as is; a new row takes its id from the table's own sequence.
+  const newId = (table: string) => sql.raw(`nextval(pg_get_serial_sequence('${table}', 'id'))`);
+  return sql`
+    inserted_emails as (insert into ${listingEmails} (id, listing_id, position, address)
+      select coalesce(s.id, ${newId('listing_emails')}), l.id, s.n - 1, s.address
+      from l, unnest(${idsOf(subs.emails)}, ${arrayParam(subs.emails.map((e) => e.address), 'text')}) with ordinality as s(id, address, n)),
+    inserted_phones as (insert into ${listingPhones} (id, listing_id, position, type, number)
+      select coalesce(s.id, ${newId('listing_phones')}), l.id, s.n - 1, s.type, s.number
+      from l, unnest(${idsOf(subs.phones)}, ${arrayParam(subs.phones.map((p) => p.type), 'text')}, ${arrayParam(subs.phones.map((p) => p.number), 'text')})
+        with ordinality as s(id, type, number, n)),
+    inserted_links as (insert into ${listingLinks} (id, listing_id, position, type, url)
+      select coalesce(s.id, ${newId('listing_links')}), l.id, s.n - 1, s.type, s.url
+      from l, unnest(${idsOf(subs.links)}, ${arrayParam(subs.links.map((k) => k.type), 'text')}, ${arrayParam(subs.links.map((k) => k.url), 'text')})
+        with ordinality as s(id, type, url, n)),
+    inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
+      select l.id, s.n - 1, c.country, c.id
+      from l, unnest(${arrayParam(subs.categoryIds, 'text')}) with ordinality as s(category_id, n)
+        join ${categories} c on c.country = ${country}::text and c.id = s.category_id
+      returning 1)`;
+}
+
+/**
+ * Inserts a listing with its sub-objects in one statement; returns its id and version, and how
+ * many of `subs.categoryIds` were known categories of its country (and so inserted).
+ */
+export async function insertListingWithSubObjects(
+  tx: DbOrTx, values: NewListing, subs: SubObjects,
+): Promise<{ id: number; version: number; knownCategories: number }> {
+  const listing = tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
+  const { rows } = await tx.execute<{ id: number; version: number; knownCategories: number }>(sql`
+    with l as (${listing.getSQL()}), ${subObjectInserts(values.country, subs)}
+    select id, version, (select count(*) from inserted_categories)::int as "knownCategories" from l`);
+  return rows[0]!;
 }
 
 /** Sets columns of listing `id`. */
@@ -108,32 +160,31 @@ export async function bumpVersion(tx: DbOrTx, id: number): Promise<number> {
   return bumped!.version;
 }
 
-export interface SubObjectRows {
-  emails: (typeof listingEmails.$inferInsert)[];
-  phones: (typeof listingPhones.$inferInsert)[];
-  links: (typeof listingLinks.$inferInsert)[];
-  categories: (typeof listingCategories.$inferInsert)[];
-}
-
-/** Ids of the emails, phones and links listing `id` has now. */
+/** Ids of the emails, phones and links listing `id` has now (one query). */
 export async function subObjectIds(tx: DbOrTx, id: number) {
-  const ids = async (table: typeof listingEmails | typeof listingPhones | typeof listingLinks) =>
-    new Set((await tx.select({ id: table.id }).from(table).where(eq(table.listingId, id))).map((r) => r.id));
-  // Sequential: one transaction is one connection, which runs one query at a time.
-  return { emails: await ids(listingEmails), phones: await ids(listingPhones), links: await ids(listingLinks) };
+  const { rows } = await tx.execute<{ kind: 'emails' | 'phones' | 'links'; id: number }>(sql`
+    select 'emails' as kind, id from ${listingEmails} where listing_id = ${id}
+    union all select 'phones', id from ${listingPhones} where listing_id = ${id}
+    union all select 'links', id from ${listingLinks} where listing_id = ${id}`);
+  const ids = { emails: new Set<number>(), phones: new Set<number>(), links: new Set<number>() };
+  for (const row of rows) ids[row.kind].add(Number(row.id));
+  return ids;
 }
 
-/** Replaces the sub-objects of listing `listingId` with `rows`. */
-export async function replaceSubObjects(tx: DbOrTx, listingId: number, rows: SubObjectRows): Promise<void> {
-  // Sequential: one transaction is one connection, which runs one query at a time.
-  await tx.delete(listingEmails).where(eq(listingEmails.listingId, listingId));
-  await tx.delete(listingPhones).where(eq(listingPhones.listingId, listingId));
-  await tx.delete(listingLinks).where(eq(listingLinks.listingId, listingId));
-  await tx.delete(listingCategories).where(eq(listingCategories.listingId, listingId));
-  if (rows.emails.length) await tx.insert(listingEmails).values(rows.emails);
-  if (rows.phones.length) await tx.insert(listingPhones).values(rows.phones);
-  if (rows.links.length) await tx.insert(listingLinks).values(rows.links);
-  await tx.insert(listingCategories).values(rows.categories);
+/**
+ * Sets the columns of listing `id` and replaces its sub-objects with `subs`, in two statements:
+ * the deletes, then the update with the inserts. Not one: the sub-statements of one statement run
+ * in no defined order, and a kept id (or a position) inserted before its old row is deleted would
+ * violate its unique key.
+ */
+export async function replaceListing(tx: DbOrTx, id: number, country: string, values: Partial<NewListing>, subs: SubObjects): Promise<void> {
+  await tx.execute(sql`
+    with deleted_emails as (delete from ${listingEmails} where listing_id = ${id}),
+      deleted_phones as (delete from ${listingPhones} where listing_id = ${id}),
+      deleted_links as (delete from ${listingLinks} where listing_id = ${id})
+    delete from ${listingCategories} where listing_id = ${id}`);
+  const update = tx.update(listings).set(values).where(eq(listings.id, id)).returning({ id: listings.id });
+  await tx.execute(sql`with l as (${update.getSQL()}), ${subObjectInserts(country, subs)} select 1`);
 }
 
 /** The listing a partner's source_id maps to, if any. */
@@ -147,6 +198,13 @@ export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId:
 export async function replaceMapping(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<void> {
   await tx.delete(mappings).where(and(eq(mappings.partnerId, mapping.partnerId), eq(mappings.listingId, mapping.listingId)));
   await tx.insert(mappings).values(mapping);
+}
+
+/** Adds the mapping unless the partner's source_id is taken; whether it was added. */
+export async function insertMappingIfFree(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<boolean> {
+  const added = await tx.insert(mappings).values(mapping).onConflictDoNothing({ target: [mappings.partnerId, mappings.sourceId] })
+    .returning({ listingId: mappings.listingId });
+  return added.length > 0;
 }
 
 /** Drops every partner's mapping of listing `id`. */

@@ -3,16 +3,16 @@
 // (read-your-writes, docs/contract.md §12).
 import type { Db, DbOrTx } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
-import { notFound, validationError } from '../errors.js';
+import { conflict, notFound, validationError } from '../errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import type { ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  deleteMappingsOf, insertListing, loadListingRecord, replaceSubObjects, subObjectIds, updateListing, type ListingRow, type SubObjectRows,
+  deleteMappingsOf, insertListingWithSubObjects, loadListingRecord, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
 } from './listings-dal.js';
-import { setMapping } from './mappings-service.js';
+import { addMapping, setMapping } from './mappings-service.js';
 import { validateListingInput } from './validate-listing.js';
 
 export interface ListingsServiceDeps {
@@ -21,14 +21,16 @@ export interface ListingsServiceDeps {
   urls: PublicUrls;
 }
 
-/** The sub-object rows of a listing; items that carry an id keep it when `keepIds`. */
-function subObjectRows(listingId: number, country: string, input: ListingInput, keepIds: boolean): SubObjectRows {
+const categoryIdsOf = (input: ListingInput) => input.categories.map((c) => c.id);
+
+/** The sub-objects of a listing; items that carry an id keep it when `keepIds`. */
+function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
   const keep = (id: string | undefined) => (keepIds && id !== undefined ? { id: Number(id) } : {});
   return {
-    emails: (input.emails ?? []).map((e, position) => ({ ...keep(e.id), listingId, position, address: e.address })),
-    phones: (input.phones ?? []).map((p, position) => ({ ...keep(p.id), listingId, position, type: p.type, number: p.number })),
-    links: (input.links ?? []).map((l, position) => ({ ...keep(l.id), listingId, position, type: l.type, url: l.url })),
-    categories: input.categories.map((c, position) => ({ listingId, position, country, categoryId: c.id })),
+    emails: (input.emails ?? []).map((e) => ({ ...keep(e.id), address: e.address })),
+    phones: (input.phones ?? []).map((p) => ({ ...keep(p.id), type: p.type, number: p.number })),
+    links: (input.links ?? []).map((l) => ({ ...keep(l.id), type: l.type, url: l.url })),
+    categoryIds: categoryIdsOf(input),
   };
 }
 
@@ -48,8 +50,6 @@ function listingFields(input: ListingInput, hours: ListingRow['hours']) {
   };
 }
 
-const categoryIdsOf = (input: ListingInput) => input.categories.map((c) => c.id);
-
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
   async function readOrThrow(tx: DbOrTx, country: string, id: number, withImages = true): Promise<Listing> {
     const record = await loadListingRecord(tx, id);
@@ -64,23 +64,33 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
       const id = await writes.addListing(country, async (tx) => {
-        const { errors, hours } = validateListingInput(input, {
+        const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
           country,
-          knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
+          knownCategoryIds: known,
           existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
           keepSubIds: false,
         });
-        if (errors.length) throw validationError(errors);
-        const listing = await insertListing(tx, {
+        // The 400 lists every error at once, unknown categories included: checked against the
+        // categories table, read only on this path.
+        const refuse = async (): Promise<never> => {
+          const { errors } = validate(await knownCategoryIds(tx, country, categoryIdsOf(input)));
+          throw errors.length ? validationError(errors) : conflict('a concurrent request changed the same resource; retry');
+        };
+        // The categories are checked by the insert, which adds only known ones (no lookup first).
+        const { errors, hours } = validate(new Set(categoryIdsOf(input)));
+        if (errors.length) await refuse();
+        // The listing and its sub-objects in one statement (README "Architecture": the create's round trips).
+        const listing = await insertListingWithSubObjects(tx, {
           ...listingFields(input, hours),
           country,
           createdBy: caller.partnerId,
           claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
           version: 1,
-        });
-        await replaceSubObjects(tx, listing.id, subObjectRows(listing.id, country, input, false));
-        if (input.source_id !== undefined) await setMapping(tx, caller, country, listing.id, input.source_id);
-        return listing;
+        }, subObjectsOf(input, false));
+        // A category it did not know: the transaction rolls back with the 400.
+        if (listing.knownCategories !== input.categories.length) await refuse();
+        if (input.source_id !== undefined) await addMapping(tx, caller, country, listing.id, input.source_id);
+        return { id: listing.id, version: listing.version };
       });
       return readOrThrow(db, country, id, false); // the create response carries no images
     },
@@ -94,8 +104,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
           keepSubIds: true,
         });
         if (errors.length) throw validationError(errors);
-        await updateListing(tx, id, listingFields(input, hours));
-        await replaceSubObjects(tx, id, subObjectRows(id, country, input, true));
+        await replaceListing(tx, id, country, listingFields(input, hours), subObjectsOf(input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { result: undefined };
       });

@@ -3,7 +3,7 @@
 import type { Db, DbOrTx } from '../db/client.js';
 import { conflict } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
+import { findMappedListing, findMappings, insertMappingIfFree, replaceMapping } from './listings-dal.js';
 import type { Mapping, MappingsPage } from '../schemas/workflows.js';
 
 export const MAX_MAPPINGS = 1000;
@@ -25,6 +25,15 @@ export async function setMapping(tx: DbOrTx, caller: Caller, country: string, li
   if (existing !== undefined) return;
   // One mapping per partner and listing: a new source_id replaces the old one.
   await replaceMapping(tx, { partnerId: caller.partnerId, sourceId, listingId, country });
+}
+
+/**
+ * `setMapping` for a listing created in this transaction, which has no mapping yet: one statement
+ * unless the source_id is taken (then 409, as setMapping answers).
+ */
+export async function addMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
+  if (await insertMappingIfFree(tx, { partnerId: caller.partnerId, sourceId, listingId, country })) return;
+  await setMapping(tx, caller, country, listingId, sourceId); // answers the conflict, naming the listing that holds it
 }
 
 export function createMappingsService({ db }: { db: Db }) {

@@ -1,7 +1,7 @@
 // Every SQL statement on the outbox, the API → indexer contract: the API records events in its
 // writing transactions; the indexer marks them processed, relays stranded ones and purges old
 // ones; a reindex reopens those its copy may have missed; metrics and the CLI count the backlog.
-import { and, count, eq, inArray, isNotNull, isNull, lt, lte, min, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { outbox } from '../db/schema.js';
 import type { SyncListingJob } from './jobs.js';
@@ -11,10 +11,15 @@ export async function recordIndexEvent(tx: DbOrTx, event: SyncListingJob): Promi
   await tx.insert(outbox).values({ listingId: event.listingId, country: event.country, version: event.version });
 }
 
-/** Marks done every pending event of the listing up to `version`: OpenSearch holds that version or a newer one. */
-export async function markEventsProcessed(db: DbOrTx, listingId: number, version: number): Promise<void> {
+/**
+ * Marks done, in one statement, every pending event of each listing up to its `version`:
+ * OpenSearch holds that version or a newer one (the indexer's micro-batch).
+ */
+export async function markEventsProcessedUpTo(db: DbOrTx, done: { listingId: number; version: number }[]): Promise<void> {
+  if (done.length === 0) return;
   await db.update(outbox).set({ processedAt: new Date() })
-    .where(and(eq(outbox.listingId, listingId), lte(outbox.version, version), isNull(outbox.processedAt)));
+    .from(sql`unnest(${sql.param(done.map((d) => d.listingId))}::bigint[], ${sql.param(done.map((d) => d.version))}::bigint[]) as done(listing_id, version)`)
+    .where(and(sql`${outbox.listingId} = done.listing_id`, sql`${outbox.version} <= done.version`, isNull(outbox.processedAt)));
 }
 
 /** The newest pending version of every listing with an event older than `cutoff`, at most `limit` listings. */
