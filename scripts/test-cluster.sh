@@ -22,8 +22,9 @@ export OPENSEARCH_REPLICAS=1
 # Three JVMs starting side by side on a small machine take longer than one.
 export OPENSEARCH_WAIT_SECONDS="${OPENSEARCH_WAIT_SECONDS:-300}"
 
-bash scripts/stack.sh up
+# Set first, so that a start that fails half-way leaves no node behind either.
 if [ "${CLUSTER_KEEP:-}" != 1 ]; then trap 'bash scripts/stack.sh down' EXIT; fi
+bash scripts/stack.sh up
 
 # scripts/test.sh resets the test database, queues and indices (created with 2 shards, 1 replica).
 if [ "${CLUSTER_ONLY:-}" != 1 ]; then bash scripts/test.sh; fi
