@@ -193,7 +193,11 @@ node_url() { echo "http://127.0.0.1:$(node_http_port "$1")"; }
 cluster_name="listings-cluster-$os_port"
 # True when node K of this cluster answers on its port (not some other OpenSearch, such as the
 # single node on the same port).
-node_answers() { curl -fsS -m 2 "$(node_url "$1")/" 2>/dev/null | grep -q "\"$cluster_name\""; }
+node_answers() {
+  local body
+  body="$(curl -fsS -m 2 "$(node_url "$1")/" 2>/dev/null)" || return 1
+  [[ "$body" == *"\"$cluster_name\""* ]]
+}
 port_answers() { curl -fsS -m 2 "$(node_url "$1")/" >/dev/null 2>&1; }
 cluster_nodes() { seq 1 "$OPENSEARCH_NODES"; }
 
@@ -239,7 +243,7 @@ cluster_bootstrap=no
 cluster_node_configure() {
   local k="$1" dir seeds names i
   dir="$(node_dir "$k")"
-  mkdir -p "$dir/data" "$dir/logs" "$dir/config"
+  mkdir -p "$dir/data" "$dir/logs" "$dir/config/jvm.options.d"
   cp -r "$os_home/config/." "$dir/config/"
   seeds="$(for i in $(cluster_nodes); do printf '"127.0.0.1:%s", ' $((OPENSEARCH_TRANSPORT_PORT + i - 1)); done)"
   names="$(for i in $(cluster_nodes); do printf '"node-%s", ' "$i"; done)"
