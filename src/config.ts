@@ -71,8 +71,13 @@ const SECRET_NAME = /PASSWORD|SECRET|TOKEN|(^|_)KEY(_|$)/i;
 /** Query parameters of a URL that carry credentials (libpq accepts `?password=`). */
 const SECRET_PARAM = /pass|secret|token|key/i;
 
+/** Where a list of URLs (OPENSEARCH_URL) starts its next URL. */
+const NEXT_URL = /,(?=[a-z][a-z0-9+.-]*:\/\/)/i;
+
 /** `value` with the credentials it may carry replaced: a URL's password and secret parameters. */
 export function redactCredentials(value: string): string {
+  // Each URL of a list on its own: parsed whole, the first URL's host would swallow the rest.
+  if (NEXT_URL.test(value)) return value.split(NEXT_URL).map(redactCredentials).join(',');
   try {
     const url = new URL(value);
     let changed = false;
