@@ -3,8 +3,10 @@
 // authentication, validation, rate limit or reshaping. bench/run.ts measures it beside the API
 // and raw OpenSearch: the ceiling of any Node HTTP hop on this machine.
 import http from 'node:http';
+import { openSearchNodes } from '../src/opensearch/client.js';
 
-const target = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
+// bench/run.ts hands it one node (bench/service.ts OPENSEARCH); a list would mean its first node.
+const target = new URL(openSearchNodes(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200')[0]!);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 http.createServer((request, response) => {

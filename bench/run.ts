@@ -5,12 +5,14 @@
 // the data set if it is smaller than wanted, and writes bench/RESULTS.md.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { Client } from '@opensearch-project/opensearch';
+import { indexLayout, loadConfig } from '../src/config.js';
+import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
 import { buildSolrQuery } from '../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
@@ -96,9 +98,9 @@ for (;;) {
 exportStream.end();
 await finished(exportStream);
 const rawIndex = `${mode.prefix}rawbulk-${Date.now()}`;
-const definition = JSON.parse(readFileSync('mappings/listings.json', 'utf8'));
 const rawStarted = Date.now();
-await os_.indices.create({ index: rawIndex, body: { ...definition, settings: { ...definition.settings, refresh_interval: '-1' } } });
+// The reindex's own definition and layout (shards and replicas from this environment, as the CLI reads them).
+await os_.indices.create({ index: rawIndex, body: listingsIndexBody(indexLayout(loadConfig()), { refresh_interval: '-1' }) });
 await os_.cluster.health({ index: rawIndex, wait_for_status: 'yellow', timeout: '30s' });
 let batch: string[] = [];
 const bulkBatch = async () => {

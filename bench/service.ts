@@ -7,6 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { openSearchNodes } from '../src/opensearch/client.js';
 import { processNodeFlags } from '../src/project-paths.js';
 import { cpuSeconds, machineCpuSeconds } from './proc.js';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
@@ -19,7 +20,9 @@ export const CONNECTIONS = 10;
 export const API_PORT = 3100;
 export const INDEXER_PORT = 3101;
 export const COUNTRY = 'de';
-export const OPENSEARCH = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
+// One node: the raw side and the CPU readings (enginePids) are of the node the benchmark talks to;
+// with a list in OPENSEARCH_URL, the first.
+export const OPENSEARCH = openSearchNodes(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200')[0]!;
 export const apiUrl = (path: string) => `http://127.0.0.1:${API_PORT}${path}`;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
-import { databaseTimeouts, loadConfig, publicUrls } from '../src/config.js';
+import { databaseTimeouts, indexLayout, loadConfig, publicUrls } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
@@ -30,7 +30,7 @@ probeRedis.on('error', () => {});
 void (async () => {
   for (let attempt = 1; ; attempt++) {
     try {
-      await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries);
+      await ensureListingsIndices(opensearch, config.INDEX_PREFIX, config.countries, indexLayout(config));
       return;
     } catch (err) {
       logger.warn({ err: (err as Error).message, attempt }, 'index setup failed; retrying');

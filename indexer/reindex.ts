@@ -17,7 +17,7 @@ import type { PublicUrls } from '../src/listings/listing-view.js';
 import { countLiveListings, liveListingIdsAfter, loadListingRecords } from '../src/listings/listings-dal.js';
 import { swapAliases } from '../src/opensearch/aliases.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
-import { listingsIndexDefinition, type IndexNames } from '../src/opensearch/index-definitions.js';
+import { listingsIndexDefinition, type IndexLayout, type IndexNames } from '../src/opensearch/index-definitions.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { currentSnapshot, reopenEventsUnseenBy } from '../src/outbox/outbox-dal.js';
 import { BulkItemError, writeBulk } from './bulk-write.js';
@@ -27,6 +27,8 @@ export interface ReindexDeps {
   db: Db;
   opensearch: OpenSearchClient;
   names: IndexNames;
+  /** Shards and replicas of the new index (config.ts indexLayout). */
+  layout: IndexLayout;
   urls: PublicUrls;
   sync: SyncListing;
   logger: Logger;
@@ -104,7 +106,7 @@ export async function reindexCountry(
     onPhase?: (phase: ReindexPhase) => Promise<void>;
   } = {},
 ): Promise<ReindexResult> {
-  const { db, opensearch, names, logger } = deps;
+  const { db, opensearch, names, layout, logger } = deps;
   const pageSize = opts.pageSize ?? 1000;
   // Before the first page is read: see the comment at the top.
   const snapshot = await currentSnapshot(db);
@@ -113,7 +115,7 @@ export async function reindexCountry(
   // No refreshes while loading: fewer, larger segments; searches still read the old index.
   await opensearch.indices.create({
     index,
-    body: listingsIndexBody({ refresh_interval: '-1' }),
+    body: listingsIndexBody(layout, { refresh_interval: '-1' }),
   });
   await opensearch.cluster.health({ index, wait_for_status: 'yellow', timeout: '30s' });
 

@@ -17,7 +17,11 @@ export const ConfigSchema = Type.Object({
   DB_LOCK_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 3000, description: 'Longest wait for a row or table lock (0: none); a request that waits longer answers 503' }),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'A transaction left idle this long is ended, releasing its locks (0: never)' }),
   REDIS_URL: Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
-  OPENSEARCH_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9200' }),
+  // Several nodes of one cluster, comma-separated: the client spreads requests over them and
+  // retries a request on another node when one is down (src/opensearch/client.ts).
+  OPENSEARCH_URL: Type.String({ pattern: '^https?://[^,\\s]+(,https?://[^,\\s]+)*$', default: 'http://127.0.0.1:9200', description: 'OpenSearch node URL, or the URLs of several nodes of one cluster separated by commas' }),
+  OPENSEARCH_SHARDS: Type.Integer({ minimum: 1, maximum: 1024, default: 1, description: 'Primary shards of each listings index; a change rebuilds the indices at the next setup' }),
+  OPENSEARCH_REPLICAS: Type.Integer({ minimum: 0, maximum: 16, default: 0, description: 'Copies of each shard beside its primary; setup applies a change to the live indices' }),
   INDEX_PREFIX: Type.String({ pattern: '^[a-z0-9_-]*$', default: '', description: 'Prepended to every index and alias name' }),
   QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'listings', description: 'Redis key prefix of the BullMQ queues' }),
   COUNTRIES: Type.String({ ...CountryList, default: 'de,at,ch' }),
@@ -70,8 +74,13 @@ const SECRET_NAME = /PASSWORD|SECRET|TOKEN|(^|_)KEY(_|$)/i;
 /** Query parameters of a URL that carry credentials (libpq accepts `?password=`). */
 const SECRET_PARAM = /pass|secret|token|key/i;
 
+/** Where a list of URLs (OPENSEARCH_URL) starts its next URL. */
+const NEXT_URL = /,(?=[a-z][a-z0-9+.-]*:\/\/)/i;
+
 /** `value` with the credentials it may carry replaced: a URL's password and secret parameters. */
 export function redactCredentials(value: string): string {
+  // Each URL of a list on its own: parsed whole, the first URL's host would swallow the rest.
+  if (NEXT_URL.test(value)) return value.split(NEXT_URL).map(redactCredentials).join(',');
   try {
     const url = new URL(value);
     let changed = false;
@@ -123,6 +132,9 @@ export const databaseTimeouts = (config: Config) => ({
   lockMs: config.DB_LOCK_TIMEOUT_MS,
   idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
 });
+
+/** How the indices are spread over the OpenSearch cluster (src/opensearch/index-definitions.ts). */
+export const indexLayout = (config: Config) => ({ shards: config.OPENSEARCH_SHARDS, replicas: config.OPENSEARCH_REPLICAS });
 
 /** Bases of the addresses the service hands out: listing pages and image files. */
 export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL, media: config.PUBLIC_MEDIA_BASE_URL });

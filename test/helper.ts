@@ -7,7 +7,7 @@ import { createListingSync } from '../indexer/listing-sync.js';
 import { startRelay } from '../indexer/relay.js';
 import { startWorker } from '../indexer/worker.js';
 import { buildApp } from '../src/app.js';
-import { loadConfig, publicUrls, type Config } from '../src/config.js';
+import { indexLayout, loadConfig, publicUrls, type Config } from '../src/config.js';
 import { createApiDeps, type ApiDeps, type ApiDepsOverrides } from '../src/deps.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { indexNames } from '../src/opensearch/index-definitions.js';
@@ -32,7 +32,7 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
   const appConfig = { ...config, ...overrides.config };
   const appLogger = overrides.logger ?? logger;
   const deps = createApiDeps(appConfig, appLogger, overrides);
-  await ensureListingsIndices(deps.opensearch, config.INDEX_PREFIX, config.countries);
+  await ensureListingsIndices(deps.opensearch, config.INDEX_PREFIX, config.countries, indexLayout(config));
   const app = await buildApp({ config: appConfig, logger: appLogger, deps });
   t.teardown(async () => {
     await app.close();

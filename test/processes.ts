@@ -47,3 +47,17 @@ export async function waitProcessHealthy(proc: Proc, url: string): Promise<void>
   await waitHealthy(url);
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${url} answers, but not from the process just started: it exited`);
 }
+
+/** The API as a process on `port` with `env`, once it answers healthy. */
+export async function startApiProcess(port: number, env: Record<string, string>): Promise<Proc> {
+  const api = startProcess('src/server.ts', { ...env, PORT: String(port) });
+  await waitProcessHealthy(api, `http://127.0.0.1:${port}/healthz`);
+  return api;
+}
+
+/** The indexer as a process with its health port on `port` and `env`, once it answers healthy. */
+export async function startIndexerProcess(port: number, env: Record<string, string>): Promise<Proc> {
+  const indexer = startProcess('indexer/main.ts', { ...env, INDEXER_PORT: String(port) });
+  await waitProcessHealthy(indexer, `http://127.0.0.1:${port}/healthz`);
+  return indexer;
+}

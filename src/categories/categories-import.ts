@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Db } from '../db/client.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
-import type { IndexNames } from '../opensearch/index-definitions.js';
+import type { IndexLayout, IndexNames } from '../opensearch/index-definitions.js';
 import { projectPath } from '../project-paths.js';
 import { upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
@@ -24,7 +24,7 @@ export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {
 
 /** Loads the taxonomy into PostgreSQL (the source of truth, for validation) and the categories index. */
 export async function importCategories(
-  deps: { db: Db; opensearch: OpenSearchClient; names: IndexNames },
+  deps: { db: Db; opensearch: OpenSearchClient; names: IndexNames; layout: IndexLayout },
   countries: readonly string[],
   path: URL | string = DEFAULT_TAXONOMY_FILE,
 ): Promise<number> {
@@ -34,6 +34,6 @@ export async function importCategories(
   for (let i = 0; i < rows.length; i += 1000) {
     await upsertCategories(db, rows.slice(i, i + 1000));
   }
-  await rebuildCategoriesIndex(deps.opensearch, deps.names, rows);
+  await rebuildCategoriesIndex(deps.opensearch, deps.names, deps.layout, rows);
   return rows.length;
 }

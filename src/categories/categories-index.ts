@@ -3,7 +3,7 @@
 import { validationError } from '../errors.js';
 import { swapAliases } from '../opensearch/aliases.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
-import { categoriesIndexDefinition, type IndexNames } from '../opensearch/index-definitions.js';
+import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
 import { fold } from '../search/fold.js';
 import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
@@ -14,9 +14,9 @@ export interface CategoryRow {
   name: string;
 }
 
-export async function rebuildCategoriesIndex(client: OpenSearchClient, names: IndexNames, rows: CategoryRow[]): Promise<string> {
+export async function rebuildCategoriesIndex(client: OpenSearchClient, names: IndexNames, layout: IndexLayout, rows: CategoryRow[]): Promise<string> {
   const index = names.newCategoriesIndex();
-  await client.indices.create({ index, body: categoriesIndexDefinition });
+  await client.indices.create({ index, body: categoriesIndexBody(layout) });
   for (let i = 0; i < rows.length; i += 2000) {
     const body = rows.slice(i, i + 2000).flatMap((r) => [
       { index: { _index: index, _id: `${r.country}:${r.id}` } },

@@ -3,7 +3,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reindexCountry } from '../../indexer/reindex.js';
-import { loadConfig, publicUrls } from '../config.js';
+import { indexLayout, loadConfig, publicUrls } from '../config.js';
 import { createDatabase } from '../db/client.js';
 import { createLogger } from '../logger.js';
 import { createOpenSearchClient } from '../opensearch/client.js';
@@ -53,7 +53,7 @@ export async function reindexWithProgress(db: Database['db'], opensearch: OpenSe
   const sync = createListingSync({ db, opensearch, names, urls: publicUrls(config), logger });
   const bar = new SingleBar({ format: 'index   {bar} {value}/{total} listings {percentage}% | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
   let started = false;
-  const result = await reindexCountry({ db, opensearch, names, urls: publicUrls(config), sync, logger }, cc, {
+  const result = await reindexCountry({ db, opensearch, names, layout: indexLayout(config), urls: publicUrls(config), sync, logger }, cc, {
     onProgress: (done, total) => {
       if (!started) bar.start(total, 0);
       started = true;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { dropListingsIndices, ensureListingsIndices } from '../opensearch/index-setup.js';
+import { indexLayout } from '../config.js';
 import { config, withOpenSearch } from './context.js';
 
 export function registerIndices(program: Command): void {
@@ -7,7 +8,7 @@ export function registerIndices(program: Command): void {
     .option('--recreate', 'drop the listings indices of INDEX_PREFIX first (loses their documents; for tests)')
     .action((opts: { recreate?: boolean }) => withOpenSearch(async (client) => {
       if (opts.recreate) await dropListingsIndices(client, config.INDEX_PREFIX);
-      const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries);
+      const created = await ensureListingsIndices(client, config.INDEX_PREFIX, config.countries, indexLayout(config));
       console.error(created.length ? `created ${created.join(', ')}` : 'indices exist');
     }));
 }

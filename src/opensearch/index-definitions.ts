@@ -16,7 +16,27 @@ export const listingsIndexDefinition = load('listings.json');
  * (not only its mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
  */
 export const DOCUMENT_FORMAT = 5;
-export const categoriesIndexDefinition = load('categories.json');
+const categoriesIndexDefinition = load('categories.json');
+
+/**
+ * How an index is spread over the cluster (config.ts `indexLayout`): primary shards, and copies
+ * of each shard on other nodes. Not in mappings/*.json, so one definition serves a single node
+ * and a cluster.
+ */
+export interface IndexLayout {
+  shards: number;
+  replicas: number;
+}
+
+/**
+ * The categories index: a few thousand small documents, so one shard whatever the layout says
+ * (more would only add per-shard work to every lookup); as many copies as the listings have, so
+ * that lookups keep answering when a node is lost.
+ */
+export const categoriesIndexBody = (layout: IndexLayout): IndexDefinition => ({
+  ...categoriesIndexDefinition,
+  settings: { ...categoriesIndexDefinition.settings, number_of_replicas: layout.replicas },
+});
 
 const timestamp = (now: Date) => now.toISOString().replace(/\D/g, '').slice(0, 17);
 

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import t, { type Test } from 'tap';
 import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/outbox/jobs.js';
 import { build } from '../helper.js';
-import { startProcess, waitProcessHealthy, type Proc } from '../processes.js';
+import { startApiProcess, startIndexerProcess, type Proc } from '../processes.js';
 import { assertConverged, writeStream } from './harness.js';
 
 const WRITES = Number(process.env.FAULT_WRITES ?? 2000);
@@ -33,16 +33,8 @@ const { deps, partner } = await build(t, { config: { REDIS_URL, QUEUE_PREFIX: en
 const { auth } = await partner();
 const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
 
-const startApi = async () => {
-  const api = startProcess('src/server.ts', { ...env, PORT: String(API_PORT) });
-  await waitProcessHealthy(api, `${baseUrl()}/healthz`);
-  return api;
-};
-const startIndexer = async (extra: Record<string, string> = {}) => {
-  const indexer = startProcess('indexer/main.ts', { ...env, INDEXER_PORT: String(INDEXER_PORT), ...extra });
-  await waitProcessHealthy(indexer, `http://127.0.0.1:${INDEXER_PORT}/healthz`);
-  return indexer;
-};
+const startApi = () => startApiProcess(API_PORT, env);
+const startIndexer = (extra: Record<string, string> = {}) => startIndexerProcess(INDEXER_PORT, { ...env, ...extra });
 
 let api: Proc = await startApi();
 let indexer: Proc = await startIndexer();

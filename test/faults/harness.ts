@@ -8,7 +8,7 @@ import { outbox } from '../../src/db/schema.js';
 import type { ApiDeps } from '../../src/deps.js';
 import { eventually, indexedDocument, listingInput, names } from '../helper.js';
 
-interface Expected {
+export interface Expected {
   deleted: boolean;
   suppressed: boolean;
   name: string;
@@ -106,4 +106,30 @@ export async function assertConverged(deps: ApiDeps, country: string, expected: 
     }
   }
   return { differences, wrong };
+}
+
+/**
+ * What PostgreSQL and the index hold for every acknowledged write: `notInPostgres` lists listings
+ * whose row differs from what the client was told (name, suppression, deletion), `wrongVersion`
+ * live listings whose document carries another version than the row. Call after assertConverged.
+ */
+export async function acknowledgedWritesKept(deps: ApiDeps, country: string, expected: Map<string, Expected>) {
+  const rows = await deps.database.pool.query<{ id: string; name: string; suppressed: boolean; deleted: boolean; version: string }>(
+    'select id, name, suppressed, deleted_at is not null as deleted, version from listings where id = any($1::bigint[])',
+    [[...expected.keys()]],
+  );
+  const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
+  const notInPostgres: string[] = [];
+  const wrongVersion: string[] = [];
+  for (const [id, e] of expected) {
+    const row = byId.get(id);
+    if (!row || row.deleted !== e.deleted || (!e.deleted && (row.name !== e.name || row.suppressed !== e.suppressed))) {
+      notInPostgres.push(`${id}: expected ${JSON.stringify(e)}, PostgreSQL has ${JSON.stringify(row ?? null)}`);
+      continue;
+    }
+    if (e.deleted) continue;
+    const doc = await indexedDocument(deps, country, id);
+    if (doc?.version !== Number(row.version)) wrongVersion.push(`${id}: version ${row.version} in PostgreSQL, ${doc?.version ?? 'no document'} in the index`);
+  }
+  return { notInPostgres, wrongVersion };
 }

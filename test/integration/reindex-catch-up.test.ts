@@ -5,7 +5,7 @@ import t from 'tap';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reindexCountry } from '../../indexer/reindex.js';
 import { relayStrandedEvents } from '../../indexer/relay.js';
-import { publicUrls } from '../../src/config.js';
+import { indexLayout, publicUrls } from '../../src/config.js';
 import { listings, outbox } from '../../src/db/schema.js';
 import type { SyncListingJob } from '../../src/outbox/jobs.js';
 import { build, config, eventually, indexedDocument, listingInput, logger, names, runId } from '../helper.js';
@@ -17,7 +17,7 @@ const country = 'at';
 const { deps, partner } = await build(t, { queue: { enqueue: async () => {} }, config: { DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: 0 } });
 const { db } = deps.database;
 const sync = createListingSync({ db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger });
-const reindexDeps = { db, opensearch: deps.opensearch, names, urls: publicUrls(config), sync, logger };
+const reindexDeps = { db, opensearch: deps.opensearch, names, layout: indexLayout(config), urls: publicUrls(config), sync, logger };
 const owner = await partner();
 const caller = { partnerId: owner.id, name: 'owner', role: 'partner' as const };
 

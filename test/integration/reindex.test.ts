@@ -5,7 +5,7 @@ import t from 'tap';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reconcileCountry } from '../../indexer/reconcile.js';
 import { reindexCountry } from '../../indexer/reindex.js';
-import { publicUrls } from '../../src/config.js';
+import { indexLayout, publicUrls } from '../../src/config.js';
 import { build, config, eventually, listingInput, logger, names, runId, startIndexer } from '../helper.js';
 
 const COUNT = 20_000;
@@ -27,7 +27,7 @@ await db.execute(sql`
 
 await startIndexer(t, deps);
 const sync = createListingSync({ db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger });
-const reindexDeps = { db, opensearch: deps.opensearch, names, urls: publicUrls(config), sync, logger };
+const reindexDeps = { db, opensearch: deps.opensearch, names, layout: indexLayout(config), urls: publicUrls(config), sync, logger };
 
 t.test('searches keep answering during a reindex of 20 000 listings; reconcile finds no difference', async (t) => {
   const first = await reindexCountry(reindexDeps, country);

@@ -8,13 +8,19 @@ import { processNodeFlags } from '../../src/project-paths.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: unknown; environment?: Record<string, string>; healthcheck?: unknown; volumes?: string[]; command?: string[] }>;
+  services: Record<string, {
+    image?: string; build?: unknown; profiles?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] };
+    volumes?: string[]; ports?: string[]; command?: string[]; depends_on?: Record<string, unknown>;
+  }>;
   volumes: Record<string, unknown>;
 };
 const pinned = /OPENSEARCH_VERSION=(\S+)/.exec(read('stack.env'))![1];
 
+const inProfile = (profile: string | undefined) =>
+  Object.keys(compose.services).filter((name) => compose.services[name]!.profiles?.[0] === profile).sort();
+
 t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API and the indexer', async (t) => {
-  t.same(Object.keys(compose.services).sort(), ['api', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
+  t.same(inProfile(undefined), ['api', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
   t.equal(compose.services.opensearch!.image, 'opensearchproject/opensearch:${OPENSEARCH_VERSION}');
   t.ok(pinned, 'stack.env pins the version both use');
   for (const name of ['postgres', 'redis', 'opensearch', 'api', 'indexer']) t.ok(compose.services[name]!.healthcheck, `${name} has a health check`);
@@ -38,13 +44,45 @@ t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API a
 
 t.test('the environment of every app service is valid configuration', async (t) => {
   const known = Object.keys(ConfigSchema.properties);
-  for (const name of ['api', 'indexer', 'migrate']) {
+  for (const name of ['api', 'indexer', 'migrate', 'api-cluster', 'indexer-cluster', 'migrate-cluster']) {
     const env = compose.services[name]!.environment!;
     t.same(Object.keys(env).filter((k) => !known.includes(k)), [], `${name}: no unknown variable`);
     for (const required of ['DATABASE_URL', 'REDIS_URL', 'OPENSEARCH_URL']) t.ok(env[required], `${name}: ${required}`);
     t.doesNotThrow(() => loadConfig(env), `${name}: loadConfig accepts it`);
   }
   t.equal(compose.services.api!.environment!.HOST, '0.0.0.0', 'the API listens beyond the container loopback');
+});
+
+t.test('the cluster profile: three OpenSearch nodes of one cluster, and an API and indexer that name all three', async (t) => {
+  const nodes = ['opensearch-1', 'opensearch-2', 'opensearch-3'];
+  t.same(inProfile('cluster'), ['api-cluster', 'indexer-cluster', 'migrate-cluster', ...nodes].sort());
+  const single = compose.services.opensearch!;
+  for (const name of nodes) {
+    const node = compose.services[name]!;
+    const env = node.environment!;
+    t.equal(node.image, single.image, `${name}: the version the single node runs`);
+    t.equal(env['node.name'], name);
+    t.equal(env['discovery.seed_hosts'], nodes.join(','), `${name}: discovers the others`);
+    t.equal(env['cluster.initial_cluster_manager_nodes'], nodes.join(','), `${name}: the 3.x bootstrap setting names every node`);
+    t.notOk('discovery.type' in env, `${name}: not single-node`);
+    for (const key of ['DISABLE_SECURITY_PLUGIN', 'DISABLE_INSTALL_DEMO_CONFIG', 'OPENSEARCH_JAVA_OPTS', 'action.auto_create_index']) {
+      t.equal(env[key], single.environment![key], `${name}: ${key} as the single node has it`);
+    }
+    t.same(node.volumes, [`${name}-data:/usr/share/opensearch/data`], `${name}: data in a volume of its own`);
+    t.ok(`${name}-data` in compose.volumes);
+    t.match(node.healthcheck!.test.join(' '), /wait_for_status=green&wait_for_nodes=3/, `${name}: healthy once all three have joined`);
+    t.ok(node.ports!.every((port) => port.startsWith('127.0.0.1:')), `${name}: published on loopback only`);
+  }
+  const nodeUrls = compose.services['api-cluster']!.environment!.OPENSEARCH_URL!.split(',');
+  t.same(nodeUrls, nodes.map((n) => `http://${n}:9200`), 'the API names every node');
+  for (const app of ['api', 'indexer', 'migrate']) {
+    const clustered = compose.services[`${app}-cluster`]!;
+    t.same(clustered.command, compose.services[app]!.command, `${app}-cluster runs what ${app} runs`);
+    t.equal(clustered.environment!.OPENSEARCH_URL, nodeUrls.join(','), `${app}-cluster: the same nodes`);
+    const { OPENSEARCH_SHARDS, OPENSEARCH_REPLICAS } = loadConfig(clustered.environment!);
+    t.same([OPENSEARCH_SHARDS, OPENSEARCH_REPLICAS], [3, 1], `${app}-cluster: a primary per node, a copy of each on another`);
+  }
+  t.same(Object.keys(compose.services['migrate-cluster']!.depends_on!).filter((d) => d.startsWith('opensearch')).sort(), nodes, 'setup waits for every node');
 });
 
 t.test('the Dockerfile is multi-stage, builds, ships the data files and runs as non-root', async (t) => {

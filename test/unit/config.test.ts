@@ -1,5 +1,6 @@
 import t from 'tap';
-import { loadConfig } from '../../src/config.js';
+import { indexLayout, loadConfig } from '../../src/config.js';
+import { openSearchNodes } from '../../src/opensearch/client.js';
 
 t.test('defaults apply and numbers are converted', async (t) => {
   const config = loadConfig({ PORT: '4000' });
@@ -37,4 +38,31 @@ t.test('an invalid value is shown without the credentials it carries, naming the
   const both = messageOf({ OPENSEARCH_URL: 'ftp://u:hunter2@search', PORT: 'eighty' });
   t.match(both, /OPENSEARCH_URL=.*\n.*PORT="eighty"|PORT="eighty".*\n.*OPENSEARCH_URL=/);
   t.notMatch(both, /hunter2/);
+});
+
+t.test('OPENSEARCH_URL names one node or several nodes of one cluster, comma-separated', async (t) => {
+  t.same(openSearchNodes(loadConfig({}).OPENSEARCH_URL), ['http://127.0.0.1:9200']);
+  const list = 'http://127.0.0.1:9200,http://127.0.0.1:9201,https://search-3.internal:9200';
+  t.same(openSearchNodes(loadConfig({ OPENSEARCH_URL: list }).OPENSEARCH_URL), list.split(','));
+  for (const bad of ['http://a:9200, http://b:9200', 'http://a:9200,', 'http://a:9200,,http://b:9200', 'http://a:9200,b:9200']) {
+    t.throws(() => loadConfig({ OPENSEARCH_URL: bad }), /OPENSEARCH_URL/, bad);
+  }
+  // Without ports the first URL's host would swallow the rest (`a,ftp`), were the list parsed whole.
+  for (const secret of ['http://u:hunter2@a:9200,ftp://u:hunter2@b:9200', 'http://u:hunter2@a,ftp://u:hunter2@b']) {
+    let message = '';
+    try {
+      loadConfig({ OPENSEARCH_URL: secret });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    t.match(message, /OPENSEARCH_URL=".*u:\*\*\*@a.*u:\*\*\*@b/, `a refused list is named: ${secret.replaceAll('hunter2', '…')}`);
+    t.notMatch(message, /hunter2/, 'and shown without any of its passwords');
+  }
+});
+
+t.test('shards and replicas default to one node: one shard, no copies', async (t) => {
+  t.same(indexLayout(loadConfig({})), { shards: 1, replicas: 0 });
+  t.same(indexLayout(loadConfig({ OPENSEARCH_SHARDS: '2', OPENSEARCH_REPLICAS: '1' })), { shards: 2, replicas: 1 });
+  t.throws(() => loadConfig({ OPENSEARCH_SHARDS: '0' }), /OPENSEARCH_SHARDS/);
+  t.throws(() => loadConfig({ OPENSEARCH_REPLICAS: '-1' }), /OPENSEARCH_REPLICAS/);
 });
