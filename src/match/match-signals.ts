@@ -50,16 +50,20 @@ const containsDigit = (word: string) => /\d/.test(word);
 /** Two name words: digits must agree exactly ("Filiale 12" is not "Filiale 21"), letters by edit similarity. */
 const wordSimilarity = (a: string, b: string) => (containsDigit(a) || containsDigit(b) ? (a === b ? 1 : 0) : editSimilarity(a, b));
 
+const digitsOf = (words: readonly string[]) => words.join('').replace(/\D/g, '');
+
 /**
  * Name similarity: the words after folding, legal forms and connectors dropped, paired whatever
- * their order; or the whole name as one string, for compounds written apart or together
- * ("Auto-Service Huber" and "Autoservice Huber"), whichever is higher.
+ * their order. When the two split into different numbers of words ("Auto-Service Huber" and
+ * "Autoservice Huber"), the whole names as one string too, whichever is higher; never across
+ * different digits, which name different businesses ("Filiale 12", "Filiale 21").
  */
 export function nameSimilarity(a: string, b: string): number {
   const left = nameTokens(a);
   const right = nameTokens(b);
   const words = tokenSetSimilarity(left, right, { minPair: MATCH_DEFAULTS.tokenMinSimilarity, pair: wordSimilarity });
-  return Math.max(words, editSimilarity(left.join(''), right.join('')));
+  const compounds = left.length !== right.length && digitsOf(left) === digitsOf(right);
+  return compounds ? Math.max(words, editSimilarity(left.join(''), right.join(''))) : words;
 }
 
 const placeKey = (place: string) => fold(place).replace(/[^\p{L}\p{N}]+/gu, '');
