@@ -1,5 +1,5 @@
 // The labelled set of the match benchmark (bench/match.ts): match requests made from listings that
-// exist, perturbed as partners send them (typos, "Str.", a national phone, missing fields, moved
+// exist, perturbed as partners send them (typos, "Str." ↔ "Straße", a national phone, missing fields, moved
 // coordinates, a legal form dropped or added), each labelled with the listing meant; and requests
 // for businesses that do not exist but resemble one that does (another business of the same
 // category in the same street, the same name in another city, a branch 2 km away), labelled with
@@ -44,8 +44,14 @@ export function moved(lat: number, lon: number, km: number, rng: Random) {
   };
 }
 
-/** "Hauptstraße 12" → "Hauptstr. 12", "Berliner Straße 3" → "Berliner Str. 3"; other streets unchanged. */
-export const abbreviateStreet = (address: string) => address.replace(/stra(ß|ss)e\b/gi, (m) => (m[0] === 'S' ? 'Str.' : 'str.'));
+/**
+ * The other usual spelling of a street: "Heinrichstr. 5" ↔ "Heinrichstraße 5", "Morsbroicher Str. 3" ↔
+ * "Morsbroicher Straße 3" (the seed writes "Str.", partners write either); other streets unchanged.
+ */
+export function respellStreet(address: string): string {
+  if (/str\./i.test(address)) return address.replace(/str\./gi, (m) => (m[0] === 'S' ? 'Straße' : 'straße'));
+  return address.replace(/stra(ß|ss)e\b/gi, (m) => (m[0] === 'S' ? 'Str.' : 'str.'));
+}
 
 const LEGAL_FORM = /\s+(GmbH & Co\. KG|GmbH|e\.K\.|AG)$/;
 
@@ -75,7 +81,7 @@ function perturbed(l: SampleListing, rng: Random): { request: MatchRequest; note
     return value;
   };
   const name = pick('name', [['', l.name], ['typo', typo(l.name, rng)], ['legal form toggled', toggleLegalForm(l.name)], ['capitals', l.name.toUpperCase()]]);
-  const address = pick<string | undefined>('address', [['', l.address], ['Str.', abbreviateStreet(l.address)], ['missing', undefined]]);
+  const address = pick<string | undefined>('address', [['', l.address], ['Str. ↔ Straße', respellStreet(l.address)], ['missing', undefined]]);
   const locality = pick<boolean>('zip+place', [['', true], ['missing', false]]);
   const phone = l.phone ? pick<string | undefined>('phone', [['', l.phone], ['national', nationalFormat(l.phone)], ['missing', undefined]]) : undefined;
   const located = l.lat !== null && l.lon !== null;

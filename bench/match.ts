@@ -151,7 +151,7 @@ ${await machineDescription()}
 Data set: the ${mode.name} data set of \`npm run bench\` (\`${country}\`). ${sample.length} listings sampled with seed ${seed}; beside
 ${decoyed.length} of them the benchmark created three look-alikes each (another business of the category in the same street,
 the same name in another city, the same name 2 km away). Requests (\`bench/match-queries.ts\`): an unchanged copy (name,
-address, zip, place) and a perturbed copy of every sampled listing (a typo, "Straße" → "Str.", the phone in national format,
+address, zip, place) and a perturbed copy of every sampled listing (a typo, "Str." ↔ "Straße", the phone in national format,
 coordinates moved up to 150 m, a legal form dropped or added, fields left out), and for each of the other ${lookalikes.length}
 listings a request for an unlisted business that resembles it, which must match nothing at ≥ ${HIGH}. Run one at a time
 through the API. Failures are written to \`bench/match-misses-${mode.name}.log\` (not committed).

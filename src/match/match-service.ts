@@ -13,7 +13,7 @@ import { buildMatchQuery } from './match-query.js';
 import { matchScore } from './match-score.js';
 import { matchSignals, type MatchCandidate } from './match-signals.js';
 
-interface MatchHitSource {
+export interface MatchHitSource {
   lid: number;
   listing: {
     name: string; address: string; zip: string; place: string; latitude: number | null; longitude: number | null;

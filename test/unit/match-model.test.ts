@@ -9,7 +9,7 @@ import { addressForm, expandStreet, nameTokens, normalisePhone, streetKey, stree
 import { parseMatchRequest } from '../../src/match/match-params.js';
 import { buildMatchQuery } from '../../src/match/match-query.js';
 import { contributions, matchScore, piecewise } from '../../src/match/match-score.js';
-import { rankCandidates } from '../../src/match/match-service.js';
+import { candidateOf, rankCandidates } from '../../src/match/match-service.js';
 import { matchSignals, nameSimilarity, type MatchCandidate } from '../../src/match/match-signals.js';
 import { editDistance, editSimilarity, tokenSetSimilarity } from '../../src/match/string-similarity.js';
 import type { MatchRequest } from '../../src/schemas/match.js';
@@ -157,6 +157,21 @@ t.test('candidates: at most five, best first, two decimals, none below 0.3', asy
   t.ok(ranked.every((c) => c.score >= 0.3 && c.score <= 1 && Math.round(c.score * 100) === c.score * 100));
   t.notOk(ranked.some((c) => c.id === '3000'), 'an unrelated listing is no candidate');
   t.same(Object.keys(ranked[0]!.signals).sort(), ['address', 'distance_km', 'name', 'phone', 'website']);
+});
+
+t.test('a hit\'s stored listing becomes a candidate: its phones, and of its links the websites only', async (t) => {
+  const candidate = candidateOf({
+    lid: 1042,
+    listing: {
+      name: 'Café Sonne', address: 'Am Markt 1', zip: '50667', place: 'Köln', latitude: null, longitude: null,
+      phones: [{ number: '+492211234567' }], links: [{ type: 'facebook', url: 'https://facebook.com/sonne' }, { type: 'website', url: 'https://cafe-sonne.example' }],
+    },
+  });
+  t.same(candidate, {
+    id: '1042', name: 'Café Sonne', address: 'Am Markt 1', zip: '50667', place: 'Köln', latitude: null, longitude: null,
+    phones: ['+492211234567'], websites: ['https://cafe-sonne.example'],
+  });
+  t.same(candidateOf({ lid: 7, listing: { name: 'X', address: '', zip: '', place: '', latitude: 1, longitude: 2 } }).phones, [], 'a listing without phones or links');
 });
 
 t.test('a request needs a name and one of address, zip + place, phone, or coordinates', async (t) => {
