@@ -76,6 +76,17 @@ t.test('coordinates tell the listing from its branch 2 km away', async (t) => {
   t.ok(branch === undefined || branch.score < 0.8, `branch scored ${branch?.score}`);
 });
 
+t.test('look-alikes of the listing never score 0.8 for it', async (t) => {
+  const below = (candidates: MatchCandidateResult[], id: string) => {
+    const found = candidates.find((c) => c.id === id);
+    return found === undefined || found.score < 0.8;
+  };
+  const neighbour = await candidatesFor({ name: 'Bäckerei Gschinnwallner', address: 'Hauptstraße 14', zip: home.zip, place: home.place, latitude: 52.5201, longitude: 13.4051 });
+  t.ok(below(neighbour, listingId), 'another bakery in the same street');
+  const elsewhere = await candidatesFor({ name: `${name} GmbH`, address: 'Lindenweg 3', zip: '80331', place: 'München', latitude: 48.137, longitude: 11.575 });
+  t.ok(below(elsewhere, listingId) && below(elsewhere, branchId), 'the same name in another city');
+});
+
 t.test('a phone alone with the name finds the listing', async (t) => {
   const candidates = await candidatesFor({ name, phone });
   t.equal(candidates[0]!.id, listingId);
