@@ -19,13 +19,13 @@ export function parseMatchRequest(body: MatchRequest, country: string): ParsedMa
   const errors: string[] = [];
   if (!searchWords(body.name).length) errors.push('name: must contain a letter or digit');
   if ((body.latitude === undefined) !== (body.longitude === undefined)) errors.push('latitude, longitude: give both or neither');
-  if (present(body.zip) !== present(body.place)) errors.push('zip, place: give both or neither');
   const phone = present(body.phone) ? normalisePhone(body.phone, country) : undefined;
   if (phone === null) errors.push(`phone: must be E.164 or a national number of ${country.toUpperCase()}`);
   const host = present(body.website) ? websiteHost(body.website) : undefined;
   if (host === null) errors.push('website: must be a URL or a host name');
   const located = body.latitude !== undefined && body.longitude !== undefined;
   const hasAddress = present(body.address);
+  // A post code or a place alone helps the score, but only the pair (or another field) locates a business.
   const hasLocality = present(body.zip) && present(body.place);
   if (!hasAddress && !hasLocality && !phone && !located) {
     errors.push('body: give at least one of address, zip + place, phone, or latitude + longitude');
@@ -38,14 +38,16 @@ export function parseMatchRequest(body: MatchRequest, country: string): ParsedMa
     search: {
       name: body.name,
       streets: street ? streetSpellings(street) : [],
-      ...(hasLocality ? { zip: body.zip!.trim(), place: body.place! } : {}),
+      ...(present(body.zip) ? { zip: body.zip.trim() } : {}),
+      ...(present(body.place) ? { place: body.place } : {}),
       ...(phone ? { phone } : {}),
       ...(centre ? { centre } : {}),
     },
     probe: {
       name: body.name,
       ...(hasAddress ? { address: addressForm(body.address!) } : {}),
-      ...(hasLocality ? { zip: body.zip!, place: body.place! } : {}),
+      ...(present(body.zip) ? { zip: body.zip } : {}),
+      ...(present(body.place) ? { place: body.place } : {}),
       ...(phone ? { phone } : {}),
       ...(host ? { websiteHost: host } : {}),
       ...(centre ? { centre } : {}),
