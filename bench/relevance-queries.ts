@@ -1,6 +1,8 @@
 // The labelled query set of the relevance benchmark: queries a person would type for listings that
 // exist in the data set, each with the listings that count as a right answer. Pure and
 // deterministic: the same corpus and seed give the same queries.
+import { haversineKm } from '../src/match/geo-distance.js';
+import { editDistance } from '../src/match/string-similarity.js';
 import { nameKey, searchWords } from '../src/search/words.js';
 
 export interface CorpusListing {
@@ -49,20 +51,8 @@ export function random(seed: number) {
 }
 type Random = ReturnType<typeof random>;
 
-/** Damerau–Levenshtein distance (optimal string alignment), to keep only typos of the intended size. */
-export function editDistance(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= x.length; i++) {
-    for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[x.length]![y.length]!;
-}
+// Damerau–Levenshtein distance, to keep only typos of the intended size; the match model's own.
+export { editDistance };
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzäöü';
 export type EditKind = 'replace' | 'drop' | 'add' | 'swap';
@@ -226,11 +216,7 @@ export function buildQuerySet(corpus: readonly CorpusListing[], opts: { seed: nu
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * 6371.0087714 * Math.asin(Math.sqrt(h));
-}
+export { haversineKm };
 
 /** recall@k and MRR of one class: `ranked` holds the ids each query returned, best first. */
 export function score(queries: readonly LabelledQuery[], ranked: readonly (readonly number[])[]) {

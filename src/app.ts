@@ -23,6 +23,7 @@ import { categoryRoutes } from './routes/categories.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { listingRoutes } from './routes/listings.js';
+import { matchRoutes } from './routes/match.js';
 import { reviewRoutes } from './routes/reviews.js';
 import { searchRoutes } from './routes/search.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -112,6 +113,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(imageRoutes, { images: deps.images });
     await countryScope.register(reviewRoutes, { reviews: deps.reviews });
     await countryScope.register(searchRoutes, { search: deps.search });
+    await countryScope.register(matchRoutes, { match: deps.match });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
   }, { prefix: '/:country' });
 

@@ -7,6 +7,7 @@ import { createDatabase, type Database } from './db/client.js';
 import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
+import { createMatchService, type MatchService } from './match/match-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
 import { createMediaStore } from './media/create-media-store.js';
@@ -29,6 +30,7 @@ export interface ApiDeps {
   queue: Pick<IndexQueue, 'enqueue'>;
   metrics: Metrics;
   search: SearchService;
+  match: MatchService;
   partners: PartnersService;
   revokedKeys: RevokedKeysFollower;
   /** The unit of work every listing workflow writes through (change-listing.ts). */
@@ -69,6 +71,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger }),
+    match: createMatchService({ opensearch, names, logger }),
     partners,
     revokedKeys,
     listingWrites: writes,

@@ -16,14 +16,14 @@ const { weights, phraseFields, distance, radiusKm } = SEARCH_DEFAULTS;
 export const SOLR_RESULT_FIELD = 'result_view';
 
 /** The indexed word fields of one text (mappings/listings.json): `<field>_words`, `_del1`, `_del2`. */
-type WordField = 'name' | 'tags' | 'place';
-type Weights = { exact: number; oneEdit: number; twoEdits?: number };
+export type WordField = 'name' | 'tags' | 'place';
+export type WordWeights = { exact: number; oneEdit: number; twoEdits?: number };
 
 /** Matches with a fixed score: every listing that matches costs the same to score. */
-const scored = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
+export const scored = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
 /** One query word against one text field: exactly, one edit away, two edits away. */
-function wordMatches(field: WordField, forms: QueryForms, w: Weights): Clause[] {
+function wordMatches(field: WordField, forms: QueryForms, w: WordWeights): Clause[] {
   return [
     scored({ term: { [`${field}_words`]: forms.exact } }, w.exact),
     ...(forms.del1 ? [scored({ terms: { [`${field}_del1`]: forms.del1 } }, w.oneEdit)] : []),
@@ -38,8 +38,16 @@ const whatWord = (written: string): Clause => ({
   },
 });
 
+/**
+ * A written word's best match, under any of its spellings, in one word field: exact, one or two
+ * edits away (the match endpoint's candidate search uses it too, src/match/match-query.ts).
+ */
+export const fieldWord = (field: WordField, written: string, w: WordWeights): Clause => ({
+  dis_max: { queries: wordSpellings(written).map(queryForms).flatMap((forms) => wordMatches(field, forms, w)) },
+});
+
 /** The written words a query requires: connectors and legal forms only when there is nothing else. */
-function requiredWords(text: string): string[] {
+export function requiredWords(text: string): string[] {
   const words = writtenWords(text).filter((word) => wordSpellings(word).length);
   const required = words.filter((word) => !wordSpellings(word).some(isOptionalWord));
   return required.length ? required : words;
@@ -73,7 +81,7 @@ function whatShould(what: string): Clause[] {
 function whereMust(where: string): Clause {
   const { phrases, terms } = parseSolrText(where);
   const place: Clause[] = [
-    ...requiredWords(terms.join(' ')).map((word) => ({ dis_max: { queries: wordSpellings(word).map(queryForms).flatMap((forms) => wordMatches('place', forms, weights.place)) } })),
+    ...requiredWords(terms.join(' ')).map((word) => fieldWord('place', word, weights.place)),
     ...phrases.map((phrase) => ({ match_phrase: { 'place_fold.text': fold(phrase) } })),
   ];
   return {
