@@ -10,10 +10,10 @@ import type { ListingInput } from '../schemas/listing.js';
 import type { ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  deleteMappingsOf, insertListing, loadListingRecord, replaceSubObjects, subObjectIds, updateListing, type ListingRow, type SubObjectRows,
+  deleteMappingsOf, insertListing, loadListingRecord, replaceSubObjects, subObjectIds, updateListing, type SubObjectRows,
 } from './listings-dal.js';
 import { setMapping } from './mappings-service.js';
-import { validateListingInput } from './validate-listing.js';
+import { validateListingInput, type NormalisedHours } from './validate-listing.js';
 
 export interface ListingsServiceDeps {
   db: Db;
@@ -32,7 +32,7 @@ function subObjectRows(listingId: number, country: string, input: ListingInput, 
   };
 }
 
-function listingFields(input: ListingInput, hours: ListingRow['hours']) {
+function listingFields(input: ListingInput, { hours, specialHours }: NormalisedHours) {
   return {
     name: input.name,
     address: input.address,
@@ -43,6 +43,10 @@ function listingFields(input: ListingInput, hours: ListingRow['hours']) {
     keywords: input.keywords ?? [],
     description: input.description ?? null,
     hours,
+    // Omitted on PUT = cleared (docs/contract.md §18); a null zone reads as the country's default.
+    specialHours,
+    temporarilyClosed: input.temporarily_closed ?? null,
+    timeZone: input.time_zone ?? null,
     contact: input.contact ?? null,
     active: input.active ?? true,
   };
@@ -64,7 +68,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
       const id = await writes.addListing(country, async (tx) => {
-        const { errors, hours } = validateListingInput(input, {
+        const { errors, ...normalised } = validateListingInput(input, {
           country,
           knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
           existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
@@ -72,7 +76,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         });
         if (errors.length) throw validationError(errors);
         const listing = await insertListing(tx, {
-          ...listingFields(input, hours),
+          ...listingFields(input, normalised),
           country,
           createdBy: caller.partnerId,
           claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
@@ -87,14 +91,14 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
       await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        const { errors, hours } = validateListingInput(input, {
+        const { errors, ...normalised } = validateListingInput(input, {
           country,
           knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
           existingSubIds: await subObjectIds(tx, id),
           keepSubIds: true,
         });
         if (errors.length) throw validationError(errors);
-        await updateListing(tx, id, listingFields(input, hours));
+        await updateListing(tx, id, listingFields(input, normalised));
         await replaceSubObjects(tx, id, subObjectRows(id, country, input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { result: undefined };
