@@ -6,7 +6,9 @@ import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
+import type { OpenZones } from './open-zones.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
+import { openAtClause } from './query/open-at-query.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
 
@@ -21,7 +23,18 @@ interface Hit<T> {
 /** A page of the search response with its one kind of listing. */
 export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: T[] };
 
-export function createSearchService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
+export function createSearchService({ opensearch, names, logger, openZones }: {
+  opensearch: OpenSearchClient;
+  names: IndexNames;
+  logger: Logger;
+  openZones: Pick<OpenZones, 'zonesOf'>;
+}) {
+  /** The open_now/open_at filter, evaluated by OpenSearch so that numFound and paging count only open listings. */
+  async function openFilter(country: string, params: ListingSearch): Promise<Record<string, unknown>[]> {
+    return params.openAt ? [openAtClause(params.openAt, await openZones.zonesOf(country))] : [];
+  }
+
+
   async function search<T>(country: string, kind: string, body: Record<string, unknown>) {
     const res = await opensearch.search({ index: names.listingsAlias(country), body });
     const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits: Hit<T>[] } };
@@ -33,7 +46,7 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
 
   return {
     async filtered(country: string, params: Exclude<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<ListingSummary>> {
-      const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, buildFilteredQuery(params));
+      const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, buildFilteredQuery(params, await openFilter(country, params)));
       if (params.kind === 'ids') {
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
         const found = params.ids.flatMap((id) => byId.get(id) ?? []);
@@ -45,7 +58,7 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
-      const hits = await search<never>(country, 'solr', buildSolrQuery(params));
+      const hits = await search<never>(country, 'solr', buildSolrQuery(params, await openFilter(country, params)));
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): SolrResult => {
         // The document's ready-made result (listing-document.ts), plus what this query adds.

@@ -23,8 +23,9 @@ function filters(search: Filtered): Record<string, unknown>[] {
   }
 }
 
-export function buildFilteredQuery(search: Filtered) {
-  const query = { bool: { filter: [...filters(search), NOT_SUPPRESSED] } };
+/** `extra`: filters the caller adds, such as open_at's (open-at-query.ts), which needs the zones in use. */
+export function buildFilteredQuery(search: Filtered, extra: Record<string, unknown>[] = []) {
+  const query = { bool: { filter: [...filters(search), NOT_SUPPRESSED, ...extra] } };
   if (search.kind === 'ids') {
     // At most 50 ids: fetch all of them, then order and page them as given.
     return { query, size: search.ids.length, _source: ['listing', 'lid'], track_total_hits: true };
