@@ -2,6 +2,7 @@
 // src/search/query/open-at-query.ts). Asked of the index with a terms aggregation and remembered for
 // OPEN_ZONES_TTL_MS: a handful of zones per country, so one small request per country and period.
 // The country's default zone is always included, so the common case never waits for a refresh.
+import { IANAZone } from 'luxon';
 import { defaultTimeZone } from '../config.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
@@ -19,7 +20,9 @@ export function createOpenZones({ opensearch, names, ttlMs }: { opensearch: Open
     const body: Record<string, unknown> = { size: 0, track_total_hits: false, aggs: { zones: { terms: { field: OPEN_FIELDS.zone, size: MAX_ZONES } } } };
     const res = await opensearch.search({ index: names.listingsAlias(country), body });
     const buckets = (res.body as unknown as { aggregations: { zones: { buckets: { key: string }[] } } }).aggregations.zones.buckets;
-    const zones = [...new Set([defaultTimeZone(country), ...buckets.map((b) => b.key)])];
+    // A zone this process's time-zone data does not know (written by a newer instance) cannot be
+    // turned into a local time here; its listings wait for this process's update.
+    const zones = [...new Set([defaultTimeZone(country), ...buckets.map((b) => b.key)])].filter((zone) => IANAZone.isValidZone(zone));
     known.set(country, { zones, until: Date.now() + ttlMs });
     return zones;
   }
