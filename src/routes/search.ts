@@ -9,7 +9,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     schema: {
       summary: 'Search listings: filtered (ids | phone | address) or, with solr=true, the experimental Solr-style search',
       description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
-        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres.',
+        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres. '
+        + 'Both accept `open_now=true` or `open_at` (ISO 8601 with offset, within 366 days): only listings open then, in their own time zone.',
       tags: ['search'],
       querystring: ListingSearchQuerySchema,
       response: { 200: ListingSearchResponseSchema, ...errorResponses() },
