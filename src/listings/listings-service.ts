@@ -32,7 +32,7 @@ function subObjectRows(listingId: number, country: string, input: ListingInput, 
   };
 }
 
-function listingFields(input: ListingInput, { hours, specialHours }: NormalisedHours) {
+function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours) {
   return {
     name: input.name,
     address: input.address,
@@ -46,7 +46,7 @@ function listingFields(input: ListingInput, { hours, specialHours }: NormalisedH
     // Omitted on PUT = cleared (docs/contract.md §18); a null zone reads as the country's default.
     specialHours,
     temporarilyClosed: input.temporarily_closed ?? null,
-    timeZone: input.time_zone ?? null,
+    timeZone: timeZone ?? null,
     contact: input.contact ?? null,
     active: input.active ?? true,
   };

@@ -51,8 +51,12 @@ export function closureErrors(input: StoredClosure | null | undefined): string[]
   return ['temporarily_closed.until: must be null or a date YYYY-MM-DD'];
 }
 
-/** Checks `time_zone`; an omitted one means the country's default. */
-export function timeZoneErrors(zone: string | undefined): string[] {
-  if (zone === undefined || isTimeZone(zone)) return [];
-  return [`time_zone: unknown time zone "${zone}"; give an IANA name such as Europe/Berlin`];
+/**
+ * Checks `time_zone` and spells it as the time-zone data does (`europe/berlin` → `Europe/Berlin`),
+ * so that one zone is one value in the index; undefined (the country's default) when omitted.
+ */
+export function normaliseTimeZone(zone: string | undefined): { timeZone: string | undefined; errors: string[] } {
+  if (zone === undefined) return { timeZone: undefined, errors: [] };
+  if (!isTimeZone(zone)) return { timeZone: undefined, errors: [`time_zone: unknown time zone "${zone}"; give an IANA name such as Europe/Berlin`] };
+  return { timeZone: new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone, errors: [] };
 }

@@ -3,7 +3,7 @@
 import type { StoredHours, StoredSpecialDay } from './listings-dal.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { normaliseHours } from './hours.js';
-import { closureErrors, normaliseSpecialHours, timeZoneErrors } from './special-hours.js';
+import { closureErrors, normaliseSpecialHours, normaliseTimeZone } from './special-hours.js';
 
 export interface ValidationContext {
   country: string;
@@ -17,6 +17,8 @@ export interface ValidationContext {
 export interface NormalisedHours {
   hours: StoredHours;
   specialHours: StoredSpecialDay[];
+  /** Undefined: the country's default. */
+  timeZone: string | undefined;
 }
 
 export function validateListingInput(input: ListingInput, ctx: ValidationContext): { errors: string[] } & NormalisedHours {
@@ -48,6 +50,7 @@ export function validateListingInput(input: ListingInput, ctx: ValidationContext
   const hours = normaliseHours(input.hours);
   errors.push(...hours.errors);
   const special = normaliseSpecialHours(input.special_hours);
-  errors.push(...special.errors, ...closureErrors(input.temporarily_closed), ...timeZoneErrors(input.time_zone));
-  return { errors, hours: hours.hours, specialHours: special.specialHours };
+  const zone = normaliseTimeZone(input.time_zone);
+  errors.push(...special.errors, ...closureErrors(input.temporarily_closed), ...zone.errors);
+  return { errors, hours: hours.hours, specialHours: special.specialHours, timeZone: zone.timeZone };
 }

@@ -56,20 +56,26 @@ const wednesday = next(3);
 const thursday = next(4);
 const localAt = (day: DateTime, hour: number, minute = 0) => day.set({ hour, minute, second: 0, millisecond: 0 });
 
-/** The next instant within a year at which Berlin's UTC offset rises (spring) or falls (autumn). */
-function nextClockChange(direction: 'forward' | 'back'): DateTime {
-  let at = DateTime.now().toUTC().startOf('hour');
-  for (let i = 0; i < 366 * 24; i++) {
+/**
+ * The next instant within 365 days at which Berlin's UTC offset rises (spring) or falls (autumn);
+ * undefined when it lies further out (the same change can be 371 days after the last one), and the
+ * test that needs it is skipped: open_at answers only within 366 days of now.
+ */
+function nextClockChange(direction: 'forward' | 'back'): DateTime | undefined {
+  let at = DateTime.now().toUTC().startOf('hour').plus({ hours: 1 });
+  for (let i = 0; i < 365 * 24; i++) {
     const before = at.setZone(BERLIN).offset;
     const after = at.plus({ hours: 1 }).setZone(BERLIN).offset;
     if (direction === 'forward' ? after > before : after < before) return at.plus({ hours: 1 }).setZone(BERLIN);
     at = at.plus({ hours: 1 });
   }
-  throw new Error(`no clock change (${direction}) in Berlin within a year`);
+  return undefined;
 }
 const springChange = nextClockChange('forward'); // 03:00 CEST, the second after 01:59:59 CET
 const autumnChange = nextClockChange('back'); // 02:00 CET, the second after 02:59:59 CEST
 const dayKey = (instant: DateTime) => DAYS[instant.weekday - 1]!;
+/** Hours on the weekday of `change` only, none without it. */
+const onDayOf = (change: DateTime | undefined, start: string, end: string): Hours => (change ? { [dayKey(change)]: [interval(start, end)] } : {});
 
 // ---- The named cases ----
 const town = `Uhrdorf ${word('u')}`;
@@ -87,8 +93,8 @@ const newYork = await create(town, {
   name: `Deli ${runId}`, time_zone: 'America/New_York',
   hours: { monday: [interval('09:00', '17:00')], tuesday: [interval('09:00', '17:00')], wednesday: [interval('09:00', '17:00')], thursday: [interval('09:00', '17:00')], friday: [interval('09:00', '17:00')] },
 });
-const springBar = await create(town, { name: `Fruehling ${runId}`, hours: { [dayKey(springChange)]: [interval('00:00', '02:30')] } });
-const autumnBar = await create(town, { name: `Herbst ${runId}`, hours: { [dayKey(autumnChange)]: [interval('02:00', '02:30')] } });
+const springBar = await create(town, { name: `Fruehling ${runId}`, hours: onDayOf(springChange, '00:00', '02:30') });
+const autumnBar = await create(town, { name: `Herbst ${runId}`, hours: onDayOf(autumnChange, '02:00', '02:30') });
 const named = [nightBar, office, onlySpecial, closedTillTomorrow, alwaysOpen, noHours, newYork, springBar, autumnBar];
 await searchable(town, named.length);
 
@@ -130,17 +136,21 @@ t.test('each listing is read on its own wall clock', async (t) => {
   await check(t, 'Thursday 08:30 in New York', newYorkAt(8), [office], [newYork]);
 });
 
-t.test('spring forward: the skipped half hour of 00:00-02:30 never occurs', async (t) => {
-  await check(t, 'one second before the change (01:59:59 CET)', springChange.minus({ seconds: 1 }), [springBar], []);
-  await check(t, 'the change (03:00 CEST)', springChange, [], [springBar]);
+const noChange = 'no such clock change within 365 days of now';
+
+t.test('spring forward: the skipped half hour of 00:00-02:30 never occurs', { skip: springChange ? false : noChange }, async (t) => {
+  const change = springChange!;
+  await check(t, 'one second before the change (01:59:59 CET)', change.minus({ seconds: 1 }), [springBar], []);
+  await check(t, 'the change (03:00 CEST)', change, [], [springBar]);
 });
 
-t.test('fall back: 02:00-02:30 is open in both occurrences of the repeated hour', async (t) => {
-  // autumnChange is the second 02:00 (CET); the first 02:00 (CEST) was an hour earlier.
-  await check(t, 'first 02:15', autumnChange.minus({ minutes: 45 }), [autumnBar], []);
-  await check(t, 'first 02:45', autumnChange.minus({ minutes: 15 }), [], [autumnBar]);
-  await check(t, 'second 02:15', autumnChange.plus({ minutes: 15 }), [autumnBar], []);
-  await check(t, 'second 02:45', autumnChange.plus({ minutes: 45 }), [], [autumnBar]);
+t.test('fall back: 02:00-02:30 is open in both occurrences of the repeated hour', { skip: autumnChange ? false : noChange }, async (t) => {
+  // The change is the second 02:00 (CET); the first 02:00 (CEST) was an hour earlier.
+  const change = autumnChange!;
+  await check(t, 'first 02:15', change.minus({ minutes: 45 }), [autumnBar], []);
+  await check(t, 'first 02:45', change.minus({ minutes: 15 }), [], [autumnBar]);
+  await check(t, 'second 02:15', change.plus({ minutes: 15 }), [autumnBar], []);
+  await check(t, 'second 02:45', change.plus({ minutes: 45 }), [], [autumnBar]);
 });
 
 t.test('open_now, Solr mode and paging count only open listings', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { closureErrors, isCalendarDate, normaliseSpecialHours, timeZoneErrors } from '../../src/listings/special-hours.js';
+import { closureErrors, isCalendarDate, normaliseSpecialHours, normaliseTimeZone } from '../../src/listings/special-hours.js';
 import { defaultTimeZone } from '../../src/config.js';
 
 t.test('special hours are sorted by date, intervals normalised like weekly hours, closed days without intervals', async (t) => {
@@ -53,9 +53,10 @@ t.test('temporarily_closed: null, until null, or until a real date', async (t) =
 });
 
 t.test('time_zone must be an IANA name; each enabled country has a default', async (t) => {
-  t.same(timeZoneErrors(undefined), []);
-  t.same(timeZoneErrors('America/New_York'), []);
-  t.same(timeZoneErrors('Mars/Olympus_Mons'), ['time_zone: unknown time zone "Mars/Olympus_Mons"; give an IANA name such as Europe/Berlin']);
+  t.same(normaliseTimeZone(undefined), { timeZone: undefined, errors: [] });
+  t.same(normaliseTimeZone('America/New_York'), { timeZone: 'America/New_York', errors: [] });
+  t.same(normaliseTimeZone('europe/berlin'), { timeZone: 'Europe/Berlin', errors: [] }, 'spelt as the time-zone data does');
+  t.same(normaliseTimeZone('Mars/Olympus_Mons').errors, ['time_zone: unknown time zone "Mars/Olympus_Mons"; give an IANA name such as Europe/Berlin']);
   t.equal(defaultTimeZone('de'), 'Europe/Berlin');
   t.equal(defaultTimeZone('at'), 'Europe/Vienna');
   t.equal(defaultTimeZone('ch'), 'Europe/Zurich');
