@@ -5,6 +5,7 @@ import type { ListingRecord } from '../src/listings/listings-dal.js';
 import { splitAddress } from '../src/listings/split-address.js';
 import type { SolrResultView } from '../src/schemas/search.js';
 import { fold } from '../src/search/fold.js';
+import { openHoursFields } from '../src/search/open-hours.js';
 import { indexedForms } from '../src/search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../src/search/words.js';
 
@@ -81,6 +82,7 @@ export function buildListingDocument(input: ListingDocumentInput) {
     suppressed: input.suppressed,
     version: input.version,
     updated_at: input.updatedAt.toISOString(),
+    ...openHoursFields(listing),
     listing: shown,
     // The Solr-mode result, but for what the query adds (_dist_, _distboost_, score), as JSON in
     // doc values: a search reads it for its 50 hits without loading and filtering their _source,

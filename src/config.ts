@@ -60,8 +60,26 @@ export const ConfigSchema = Type.Object({
   INDEXER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Most listings per indexer batch (one PostgreSQL read, one _bulk, one outbox update)' }),
   INDEXER_BATCH_WAIT_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'How long a batch waits for more jobs after its first one' }),
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
+  OPEN_ZONES_TTL_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'How long the time zones of a country\'s listings are remembered for open_now/open_at; a listing in a zone new to its country matches them at most this much later (0: asked on every such search)' }),
   REVIEWS_PER_PARTNER_PER_LISTING: Type.Integer({ minimum: 1, default: 100, description: 'Partner reviews one partner may hold on one listing; the next is 409 (website reviews are not counted)' }),
 });
+
+/**
+ * The time zone of a listing that names none (docs/contract.md §18), by country. For a country
+ * with several zones, the one most of its businesses use; a listing elsewhere sends `time_zone`.
+ */
+export const COUNTRY_TIME_ZONES: Readonly<Record<string, string>> = {
+  de: 'Europe/Berlin', at: 'Europe/Vienna', ch: 'Europe/Zurich', li: 'Europe/Vaduz', fr: 'Europe/Paris',
+  be: 'Europe/Brussels', lu: 'Europe/Luxembourg', nl: 'Europe/Amsterdam', it: 'Europe/Rome', es: 'Europe/Madrid',
+  pt: 'Europe/Lisbon', gb: 'Europe/London', ie: 'Europe/Dublin', dk: 'Europe/Copenhagen', se: 'Europe/Stockholm',
+  no: 'Europe/Oslo', fi: 'Europe/Helsinki', pl: 'Europe/Warsaw', cz: 'Europe/Prague', sk: 'Europe/Bratislava',
+  hu: 'Europe/Budapest', si: 'Europe/Ljubljana', hr: 'Europe/Zagreb', ro: 'Europe/Bucharest', bg: 'Europe/Sofia',
+  gr: 'Europe/Athens', ee: 'Europe/Tallinn', lv: 'Europe/Riga', lt: 'Europe/Vilnius', mt: 'Europe/Malta',
+  cy: 'Asia/Nicosia', is: 'Atlantic/Reykjavik',
+};
+
+/** The default time zone of an enabled country (loadConfig refuses a country without one). */
+export const defaultTimeZone = (country: string): string => COUNTRY_TIME_ZONES[country] ?? 'UTC';
 
 export type Config = Static<typeof ConfigSchema> & { countries: readonly string[] };
 
@@ -123,7 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
   if (config.MEDIA_DRIVER === 's3' && !config.S3_BUCKET) throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when MEDIA_DRIVER=s3');
-  return { ...config, countries: config.COUNTRIES.toLowerCase().split(',') };
+  const countries = config.COUNTRIES.toLowerCase().split(',');
+  const zoneless = countries.filter((cc) => !COUNTRY_TIME_ZONES[cc]);
+  if (zoneless.length) throw new ConfigError(`invalid configuration:\n  COUNTRIES: no default time zone for ${zoneless.join(', ')} (COUNTRY_TIME_ZONES in src/config.ts)`);
+  return { ...config, countries };
 }
 
 /** Limits of the long-running processes' database sessions (src/db/client.ts). */

@@ -20,6 +20,7 @@ import { createIndexQueue, type IndexQueue } from './outbox/queue.js';
 import { followRevokedKeys, revocationChannel, type RevokedKeysFollower } from './partners/key-revocations.js';
 import { createPartnersService, type PartnersService } from './partners/partners-service.js';
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
+import { createOpenZones } from './search/open-zones.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
 
 export interface ApiDeps {
@@ -70,7 +71,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     names,
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
-    search: createSearchService({ opensearch, names, logger }),
+    search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
     match: createMatchService({ opensearch, names, logger }),
     partners,
     revokedKeys,

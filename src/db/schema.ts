@@ -35,6 +35,10 @@ export const categories = pgTable('categories', {
 
 export type Interval = { start: string; end: string };
 export type StoredHours = Record<string, Interval[]>;
+// Opening hours beyond the week (docs/contract.md §18).
+export type StoredSpecialDay = { date: string; closed: boolean; intervals: Interval[] };
+export type StoredClosure = { until: string | null };
+
 export type StoredContact = { name: string; surname: string; title: string; gender: string };
 
 export const listings = pgTable('listings', {
@@ -62,6 +66,12 @@ export const listings = pgTable('listings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** Soft delete: the row keeps its version so the indexer can delete with that version. */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  // Opening hours beyond the week (docs/contract.md §18). Existing rows need no backfill: no
+  // special days, not closed, and a null zone that reads as the country's default
+  // (COUNTRY_TIME_ZONES in src/config.ts), so a changed default reaches every listing that named none.
+  specialHours: jsonb('special_hours').$type<StoredSpecialDay[]>().notNull().default(sql`'[]'::jsonb`),
+  temporarilyClosed: jsonb('temporarily_closed').$type<StoredClosure | null>(),
+  timeZone: text('time_zone'),
 }, (t) => [index('listings_country_idx').on(t.country, t.id)]);
 
 const listingId = () => id('listing_id').notNull().references(() => listings.id, { onDelete: 'cascade' });

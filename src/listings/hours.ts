@@ -22,31 +22,43 @@ export function formatTime(seconds: number): string {
 }
 
 /**
+ * Normalises the intervals of one day (a weekday of `hours`, or a date of `special_hours`):
+ * time formats, start < end, no overlaps; every failed check is reported under `path`.
+ * An interval never runs past midnight: a business open past midnight sends two (docs/contract.md §4).
+ */
+export function normaliseIntervals(input: readonly Interval[], path: string): { intervals: Interval[]; errors: string[] } {
+  const errors: string[] = [];
+  const parsed: { start: number; end: number }[] = [];
+  input.forEach((interval, i) => {
+    const at = `${path}[${i}]`;
+    const start = parseTime(interval.start, false);
+    const end = parseTime(interval.end, true);
+    if (start === undefined) errors.push(`${at}.start: must be a time HH:MM or HH:MM:SS between 00:00 and 23:59:59`);
+    if (end === undefined) errors.push(`${at}.end: must be a time HH:MM or HH:MM:SS between 00:00 and 24:00`);
+    if (start === undefined || end === undefined) return;
+    if (start >= end) errors.push(`${at}: start must be before end`);
+    else parsed.push({ start, end });
+  });
+  parsed.sort((a, b) => a.start - b.start || a.end - b.end);
+  for (let i = 1; i < parsed.length; i++) {
+    if (parsed[i]!.start < parsed[i - 1]!.end) {
+      errors.push(`${path}: intervals ${formatTime(parsed[i - 1]!.start)}-${formatTime(parsed[i - 1]!.end)} and ${formatTime(parsed[i]!.start)}-${formatTime(parsed[i]!.end)} overlap`);
+    }
+  }
+  return { intervals: parsed.map(({ start, end }) => ({ start: formatTime(start), end: formatTime(end) })), errors };
+}
+
+/**
  * Normalises `hours` and reports every failed check with its field path. Unknown day keys are
- * rejected by the request schema already; here: time formats, start < end, no overlaps.
+ * rejected by the request schema already.
  */
 export function normaliseHours(input: Partial<Record<string, Interval[]>> | undefined): { hours: StoredHours; errors: string[] } {
   const hours: StoredHours = {};
   const errors: string[] = [];
   for (const day of DAYS) {
-    const parsed: { start: number; end: number }[] = [];
-    (input?.[day] ?? []).forEach((interval, i) => {
-      const path = `hours.${day}[${i}]`;
-      const start = parseTime(interval.start, false);
-      const end = parseTime(interval.end, true);
-      if (start === undefined) errors.push(`${path}.start: must be a time HH:MM or HH:MM:SS between 00:00 and 23:59:59`);
-      if (end === undefined) errors.push(`${path}.end: must be a time HH:MM or HH:MM:SS between 00:00 and 24:00`);
-      if (start === undefined || end === undefined) return;
-      if (start >= end) errors.push(`${path}: start must be before end`);
-      else parsed.push({ start, end });
-    });
-    parsed.sort((a, b) => a.start - b.start || a.end - b.end);
-    for (let i = 1; i < parsed.length; i++) {
-      if (parsed[i]!.start < parsed[i - 1]!.end) {
-        errors.push(`hours.${day}: intervals ${formatTime(parsed[i - 1]!.start)}-${formatTime(parsed[i - 1]!.end)} and ${formatTime(parsed[i]!.start)}-${formatTime(parsed[i]!.end)} overlap`);
-      }
-    }
-    hours[day] = parsed.map(({ start, end }) => ({ start: formatTime(start), end: formatTime(end) }));
+    const normalised = normaliseIntervals(input?.[day] ?? [], `hours.${day}`);
+    hours[day] = normalised.intervals;
+    errors.push(...normalised.errors);
   }
   return { hours, errors };
 }

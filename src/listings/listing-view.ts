@@ -3,6 +3,7 @@ import type { Image, Listing } from '../schemas/listing.js';
 import { mediaFileName, mediaUrl } from '../media/media-store.js';
 import type { ListingRecord, StoredImage } from './listings-dal.js';
 import { DAYS } from './hours.js';
+import { defaultTimeZone } from '../config.js';
 
 export type { Image, Listing };
 
@@ -43,6 +44,9 @@ export function toListing(record: ListingRecord, urls: PublicUrls, { withImages 
     phones: record.phones.map((p) => ({ id: String(p.id), type: p.type, number: p.number })),
     url: listingUrl(urls.web, row.country, row.id),
     hours: Object.fromEntries(DAYS.map((d) => [d, row.hours[d] ?? []])),
+    special_hours: row.specialHours,
+    temporarily_closed: row.temporarilyClosed ?? null,
+    time_zone: row.timeZone ?? defaultTimeZone(row.country),
     ...(withImages ? { images: record.images.map((image) => toImage(image, urls.media)) } : {}),
     links: record.links.map((l) => ({ id: String(l.id), type: l.type, url: l.url })),
     categories: record.categories,

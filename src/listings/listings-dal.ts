@@ -9,7 +9,7 @@ import {
   categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings, offers, partners, reviews,
 } from '../db/schema.js';
 
-export type { Interval, StoredHours } from '../db/schema.js';
+export type { Interval, StoredClosure, StoredHours, StoredSpecialDay } from '../db/schema.js';
 
 export type ListingRow = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;

@@ -13,7 +13,7 @@ import {
   deleteMappingsOf, insertListingWithSubObjects, loadListingRecord, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
 } from './listings-dal.js';
 import { addMapping, setMapping } from './mappings-service.js';
-import { validateListingInput } from './validate-listing.js';
+import { validateListingInput, type NormalisedHours } from './validate-listing.js';
 
 export interface ListingsServiceDeps {
   db: Db;
@@ -34,7 +34,7 @@ function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
   };
 }
 
-function listingFields(input: ListingInput, hours: ListingRow['hours']) {
+function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours) {
   return {
     name: input.name,
     address: input.address,
@@ -45,6 +45,10 @@ function listingFields(input: ListingInput, hours: ListingRow['hours']) {
     keywords: input.keywords ?? [],
     description: input.description ?? null,
     hours,
+    // Omitted on PUT = cleared (docs/contract.md §18); a null zone reads as the country's default.
+    specialHours,
+    temporarilyClosed: input.temporarily_closed ?? null,
+    timeZone: timeZone ?? null,
     contact: input.contact ?? null,
     active: input.active ?? true,
   };
@@ -77,11 +81,11 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
           throw errors.length ? validationError(errors) : conflict('a concurrent request changed the same resource; retry');
         };
         // The categories are checked by the insert, which adds only known ones (no lookup first).
-        const { errors, hours } = validate(new Set(categoryIdsOf(input)));
+        const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
         if (errors.length) await refuse();
         // The listing and its sub-objects in one statement (README "Architecture": the create's round trips).
         const listing = await insertListingWithSubObjects(tx, {
-          ...listingFields(input, hours),
+          ...listingFields(input, normalised),
           country,
           createdBy: caller.partnerId,
           claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
@@ -97,14 +101,14 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
       await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        const { errors, hours } = validateListingInput(input, {
+        const { errors, ...normalised } = validateListingInput(input, {
           country,
           knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
           existingSubIds: await subObjectIds(tx, id),
           keepSubIds: true,
         });
         if (errors.length) throw validationError(errors);
-        await replaceListing(tx, id, country, listingFields(input, hours), subObjectsOf(input, true));
+        await replaceListing(tx, id, country, listingFields(input, normalised), subObjectsOf(input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { result: undefined };
       });

@@ -1,8 +1,9 @@
 // Checks of docs/contract.md §4 that a JSON schema cannot express. Pure: the caller looks up what
 // exists (categories of the country, ids of the listing's sub-objects) and passes it in.
-import type { StoredHours } from './listings-dal.js';
+import type { StoredHours, StoredSpecialDay } from './listings-dal.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { normaliseHours } from './hours.js';
+import { closureErrors, normaliseSpecialHours, normaliseTimeZone } from './special-hours.js';
 
 export interface ValidationContext {
   country: string;
@@ -13,7 +14,14 @@ export interface ValidationContext {
   keepSubIds: boolean;
 }
 
-export function validateListingInput(input: ListingInput, ctx: ValidationContext): { errors: string[]; hours: StoredHours } {
+export interface NormalisedHours {
+  hours: StoredHours;
+  specialHours: StoredSpecialDay[];
+  /** Undefined: the country's default. */
+  timeZone: string | undefined;
+}
+
+export function validateListingInput(input: ListingInput, ctx: ValidationContext): { errors: string[] } & NormalisedHours {
   const errors: string[] = [];
   if (input.country_code !== undefined && input.country_code.toLowerCase() !== ctx.country) {
     errors.push(`country_code: must be "${ctx.country}", the country of the path`);
@@ -41,5 +49,8 @@ export function validateListingInput(input: ListingInput, ctx: ValidationContext
 
   const hours = normaliseHours(input.hours);
   errors.push(...hours.errors);
-  return { errors, hours: hours.hours };
+  const special = normaliseSpecialHours(input.special_hours);
+  const zone = normaliseTimeZone(input.time_zone);
+  errors.push(...special.errors, ...closureErrors(input.temporarily_closed), ...zone.errors);
+  return { errors, hours: hours.hours, specialHours: special.specialHours, timeZone: zone.timeZone };
 }

@@ -11,7 +11,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
         + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres. '
         + 'Both modes page with `limit`/`offset` up to offset 10000, and past it with `cursor`: each answer carries `next` '
-        + 'while more results remain; repeat the same query with `cursor=<next>` (only `limit` may change).',
+        + 'while more results remain; repeat the same query with `cursor=<next>` (only `limit` may change). '
+        + 'Both accept `open_now=true` or `open_at` (ISO 8601 with offset, within 366 days): only listings open then, in their own time zone.',
       tags: ['search'],
       querystring: ListingSearchQuerySchema,
       response: { 200: ListingSearchResponseSchema, ...errorResponses() },

@@ -1,6 +1,7 @@
 // The public contract of the Listing resource (docs/listings-api.md, docs/contract.md §4).
 import { Type, type Static } from '@sinclair/typebox';
 import { DAYS } from '../listings/hours.js';
+import { MAX_SPECIAL_DAYS } from '../listings/special-hours.js';
 import { HttpUrlSchema, SOURCE_ID_PATTERN, SubObjectIdSchema, text } from './common.js';
 
 export const PHONE_TYPES = ['landline', 'mobile', 'fax', 'tollfree'] as const;
@@ -18,6 +19,18 @@ const IntervalSchema = Type.Object({
   end: Type.String({ description: 'HH:MM or HH:MM:SS; 24:00 allowed' }),
 }, { additionalProperties: false });
 const IntervalOutSchema = Type.Object({ start: Type.String(), end: Type.String() });
+
+// Opening hours beyond the week (docs/contract.md §18); dates and zones are checked by
+// special-hours.ts, which reports every failed check with its path.
+const SpecialDayInputSchema = Type.Object({
+  date: Type.String({ description: 'YYYY-MM-DD, local to the listing\'s time zone; unique' }),
+  closed: Type.Boolean({ description: 'true: closed all day (no intervals); false: open only in `intervals`' }),
+  intervals: Type.Optional(Type.Array(IntervalSchema, { maxItems: 24, description: 'Replace the weekly hours of this date; same rules as `hours`' })),
+}, { additionalProperties: false });
+const ClosureSchema = Type.Object({
+  until: Type.Union([Type.String({ description: 'Last closed date, inclusive, YYYY-MM-DD' }), Type.Null()], { description: 'null: closed until further notice' }),
+}, { additionalProperties: false });
+const TimeZoneSchema = Type.String({ maxLength: 100, description: 'IANA time zone name; default: the country\'s (de: Europe/Berlin)' });
 
 const ContactSchema = Type.Object({
   name: text(1, 200),
@@ -56,6 +69,9 @@ export const ListingInputSchema = Type.Object({
     Object.fromEntries(DAYS.map((d) => [d, Type.Optional(Type.Array(IntervalSchema, { maxItems: 24 }))])),
     { additionalProperties: false },
   )),
+  special_hours: Type.Optional(Type.Array(SpecialDayInputSchema, { maxItems: MAX_SPECIAL_DAYS, errorMessage: `must hold at most ${MAX_SPECIAL_DAYS} days` })),
+  temporarily_closed: Type.Optional(Type.Union([ClosureSchema, Type.Null()])),
+  time_zone: Type.Optional(TimeZoneSchema),
   categories: Type.Array(Type.Object({
     id: text(1, 100, { errorMessage: false }),
     name: Type.Optional(Type.String()),
@@ -96,6 +112,9 @@ const listingProperties = {
   phones: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), number: Type.String() })),
   url: Type.String(),
   hours: Type.Object(Object.fromEntries(DAYS.map((d) => [d, Type.Array(IntervalOutSchema)]))),
+  special_hours: Type.Array(Type.Object({ date: Type.String(), closed: Type.Boolean(), intervals: Type.Array(IntervalOutSchema) })),
+  temporarily_closed: Type.Union([Type.Object({ until: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  time_zone: Type.String(),
   images: Type.Optional(Type.Array(Type.Ref(ImageSchema))),
   links: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), url: Type.String() })),
   categories: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),

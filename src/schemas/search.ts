@@ -24,6 +24,8 @@ export const ListingSearchQuerySchema = Type.Object({
   what: Type.Optional(filter('Solr mode: name, category or keyword; typo-tolerant; "quoted" = exact phrase')),
   where: Type.Optional(filter('Solr mode: place name or post code; typo-tolerant; "quoted" = exact phrase')),
   category: Type.Optional(filter('Solr mode: exact category name (case-insensitive)')),
+  open_now: Type.Optional(Type.Boolean({ description: 'Extension: true keeps only listings open now, in their own time zone' })),
+  open_at: Type.Optional(Type.String({ maxLength: 40, description: 'Extension: only listings open at this instant; ISO 8601 with an offset (2026-12-24T18:30:00+01:00), within 366 days of now; not with open_now' })),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Solr mode: latitude of the centre', errorMessage: 'must be a number between -90 and 90' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
 }, { additionalProperties: false });

@@ -1,5 +1,6 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
 // docs/contract.md §5 that span parameters; every failed check is reported.
+import { DateTime } from 'luxon';
 import { validationError } from '../errors.js';
 import { existingIdOrUndefined } from '../ids.js';
 import { ID_PATTERN } from '../schemas/common.js';
@@ -14,6 +15,8 @@ interface Page {
   offset: number;
   /** The `next` of a previous answer, checked against the query by the search service (cursor.ts). */
   cursor?: string;
+  /** Only listings open at this instant (open_now, open_at; docs/contract.md §18). */
+  openAt?: Date;
 }
 
 export type ListingSearch =
@@ -25,10 +28,42 @@ export type ListingSearch =
 const FILTER_FAMILIES = { ids: ['ids'], phone: ['phone'], address: ['street', 'place', 'postCode', 'number'] } as const;
 const SOLR_PARAMS = ['what', 'where', 'category', 'lat', 'lon'] as const;
 const LISTING_ID = new RegExp(ID_PATTERN);
+/** An ISO 8601 date and time with seconds optional, fractions allowed, and an offset required. */
+const INSTANT_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const DAY_MS = 86_400_000;
 
-export function parseListingSearch(query: ListingSearchQuery): ListingSearch {
+/** The instant open_now or open_at asks about, or undefined without either; failed checks go to `errors`. */
+function openInstant(query: ListingSearchQuery, now: Date, errors: string[]): Date | undefined {
+  if (query.open_now !== undefined && query.open_at !== undefined) {
+    errors.push('open_now, open_at: give one or neither');
+    return undefined;
+  }
+  // open_now=false asks for nothing: every listing, open or not.
+  if (query.open_now) return now;
+  if (query.open_at === undefined) return undefined;
+  // A "+" of the offset sent unencoded arrives as a space (as in phone).
+  const value = query.open_at.replace(/ (\d{2}:?\d{2})$/, '+$1');
+  const parsed = INSTANT_WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : undefined;
+  if (!parsed?.isValid) {
+    errors.push('open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00');
+    return undefined;
+  }
+  const instant = parsed.toJSDate();
+  if (Math.abs(instant.getTime() - now.getTime()) > SEARCH_DEFAULTS.openAtWindowDays * DAY_MS) {
+    errors.push(`open_at: must be within ${SEARCH_DEFAULTS.openAtWindowDays} days of now`);
+    return undefined;
+  }
+  return instant;
+}
+
+/** `now` is when open_now asks, and what open_at's window is measured from. */
+export function parseListingSearch(query: ListingSearchQuery, now: Date = new Date()): ListingSearch {
   const errors: string[] = [];
-  const page = { limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) };
+  const openAt = openInstant(query, now, errors);
+  const page = {
+    limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0,
+    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}), ...(openAt ? { openAt } : {}),
+  };
   const given = (name: keyof ListingSearchQuery) => query[name] !== undefined;
   // A cursor already says where its page starts (docs/contract.md §16).
   if (given('cursor') && given('offset')) errors.push('cursor: cannot be combined with offset');

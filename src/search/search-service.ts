@@ -8,6 +8,8 @@ import type { ListingSummary } from '../schemas/listing.js';
 import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
 import { encodeCursor, queryKey, readCursor } from './cursor.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
+import type { OpenZones } from './open-zones.js';
+import { openAtClause } from './query/open-at-query.js';
 import { continuedAfter } from './query/search-after.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
@@ -26,7 +28,17 @@ export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Om
 /** The bodies this service pages with a cursor: sorted, ending with the listing id. */
 type SortedBody = { from: number; sort: unknown[] } & Record<string, unknown>;
 
-export function createSearchService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
+export function createSearchService({ opensearch, names, logger, openZones }: {
+  opensearch: OpenSearchClient;
+  names: IndexNames;
+  logger: Logger;
+  openZones: Pick<OpenZones, 'zonesOf'>;
+}) {
+  /** The open_now/open_at filter, evaluated by OpenSearch so that numFound and paging count only open listings. */
+  async function openFilter(country: string, params: ListingSearch): Promise<Record<string, unknown>[]> {
+    return params.openAt ? [openAtClause(params.openAt, await openZones.zonesOf(country))] : [];
+  }
+
   /**
    * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
@@ -40,10 +52,16 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
     return result.hits;
   }
 
-  /** One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more remain. */
-  async function sortedPage<T>(country: string, kind: string, first: SortedBody, cursor: string | undefined) {
-    const key = queryKey(country, first);
-    const position = cursor === undefined ? undefined : readCursor(cursor, key, first.sort.length);
+  /**
+   * One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more
+   * remain. `build` makes the body with the filters given; the cursor's key is taken without the
+   * open-hours filter, whose instant moves with every page of an `open_now` search.
+   */
+  async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
+    const extra = await openFilter(country, params);
+    const first = build(extra);
+    const key = queryKey(country, { ...build([]), open: extra.length > 0 });
+    const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
     const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
     const last = hits.hits.at(-1);
@@ -56,8 +74,9 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
       if (params.kind === 'ids') {
         // At most 50 ids, ordered and paged here: the cursor carries no sort values, only how
         // many results came before its page.
-        const body = buildFilteredQuery(params);
-        const key = queryKey(country, body);
+        const extra = await openFilter(country, params);
+        const body = buildFilteredQuery(params, extra);
+        const key = queryKey(country, { ...buildFilteredQuery(params), open: extra.length > 0 });
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
         const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
@@ -66,13 +85,13 @@ export function createSearchService({ opensearch, names, logger }: { opensearch:
         const seen = start + listings.length;
         return { numFound: found.length, numReturned: listings.length, listings, ...(seen < found.length ? { next: encodeCursor(key, { after: [], seen }) } : {}) };
       }
-      const { hits, ...page } = await sortedPage<{ listing: ListingSummary }>(country, params.kind, buildFilteredQuery(params), params.cursor);
+      const { hits, ...page } = await sortedPage<{ listing: ListingSummary }>(country, params.kind, (extra) => buildFilteredQuery(params, extra), params);
       const listings = hits.hits.map((h) => h._source.listing);
       return { ...page, numReturned: listings.length, listings };
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
-      const { hits, ...page } = await sortedPage<never>(country, 'solr', buildSolrQuery(params), params.cursor);
+      const { hits, ...page } = await sortedPage<never>(country, 'solr', (extra) => buildSolrQuery(params, extra), params);
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): SolrResult => {
         // The document's ready-made result (listing-document.ts), plus what this query adds.

@@ -13,6 +13,11 @@ t.test('COUNTRIES is normalised to lower case', async (t) => {
   t.same(loadConfig({ COUNTRIES: 'DE,Fr' }).countries, ['de', 'fr']);
 });
 
+t.test('every enabled country needs a default time zone for its listings\' hours', async (t) => {
+  t.throws(() => loadConfig({ COUNTRIES: 'de,zz' }), /COUNTRIES: no default time zone for zz/);
+  t.equal(loadConfig({ OPEN_ZONES_TTL_MS: '0' }).OPEN_ZONES_TTL_MS, 0);
+});
+
 t.test('a bad value names the variable', async (t) => {
   t.throws(() => loadConfig({ PORT: 'eighty' }), { name: 'ConfigError' });
   t.throws(() => loadConfig({ PORT: 'eighty' }), /PORT="eighty"/);

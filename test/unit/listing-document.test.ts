@@ -7,7 +7,16 @@ const listing: Listing = {
   id: '1042', name: 'Bäckerei Müller', address: 'Hauptstraße 12a', zip: '10115', place: 'Köln', country_code: 'de',
   latitude: 50.94, longitude: 6.96, keywords: ['Brötchen'], description: null,
   emails: [], phones: [{ id: '7', type: 'landline', number: '+4922112345' }], url: 'https://listings.example.com/de/1042',
-  hours: { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] },
+  hours: {
+    monday: [{ start: '08:00:00', end: '12:00:00' }], tuesday: [], wednesday: [], thursday: [],
+    friday: [{ start: '22:00:00', end: '24:00:00' }], saturday: [{ start: '00:00:00', end: '02:00:00' }], sunday: [],
+  },
+  special_hours: [
+    { date: '2026-12-24', closed: false, intervals: [{ start: '08:00:00', end: '12:00:00' }] },
+    { date: '2026-12-25', closed: true, intervals: [] },
+  ],
+  temporarily_closed: null,
+  time_zone: 'Europe/Berlin',
   images: [], links: [], categories: [{ id: 'shop/bakery', name: 'Bäckerei' }], active: true,
   contact: { name: 'Anna', surname: 'Müller', title: '', gender: 'F' }, claimed: true, suppressed: false,
 };
@@ -28,4 +37,22 @@ t.test('a listing without coordinates or reviews has no loc and no rating', asyn
   t.equal(doc.review_count, 0);
   t.equal(doc.suppressed, true);
   t.notOk('contact' in doc.listing, 'filtered search never shows contact');
+});
+
+t.test('opening hours become ranges of local seconds: of the week, and of the epoch for special days', async (t) => {
+  const doc = buildListingDocument({ listing, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  // Friday 22:00-24:00 ends where Saturday 00:00-02:00 starts: the night is one stretch.
+  t.same(doc.open_weekly, [{ gte: 8 * 3600, lt: 12 * 3600 }, { gte: 4 * 86400 + 22 * 3600, lt: 5 * 86400 }, { gte: 5 * 86400, lt: 5 * 86400 + 2 * 3600 }]);
+  const christmasEve = Date.UTC(2026, 11, 24) / 1000;
+  t.same(doc.open_special, [{ gte: christmasEve + 8 * 3600, lt: christmasEve + 12 * 3600 }]);
+  t.same(doc.open_special_dates, ['2026-12-24', '2026-12-25'], 'a closed special day still replaces its weekly hours');
+  t.equal(doc.closed_days, null);
+  t.equal(doc.open_tz, 'Europe/Berlin');
+});
+
+t.test('a temporary closure covers every day up to until, or every day when until is null', async (t) => {
+  const closedUntil = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '2026-12-31' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  t.same(closedUntil.closed_days, { gte: 0, lte: Date.UTC(2026, 11, 31) / 86_400_000 });
+  const closedOpenEnded = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: null } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  t.same(closedOpenEnded.closed_days, { gte: 0, lte: 2_147_483_647 });
 });

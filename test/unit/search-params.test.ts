@@ -49,3 +49,26 @@ t.test('Solr text: quoted phrases and free terms', async (t) => {
   t.same(parseSolrText('unpaired "quote'), { phrases: [], terms: ['unpaired', 'quote'] });
   t.same(parseSolrText('""'), { phrases: [], terms: [] });
 });
+
+t.test('open_now and open_at: one or neither, an offset required, within 366 days of now', async (t) => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const detailsAt = (q: Parameters<typeof parseListingSearch>[0]) => {
+    try {
+      parseListingSearch(q, now);
+      return [];
+    } catch (err) {
+      return (err as AppError).details;
+    }
+  };
+  t.same(parseListingSearch({ phone: '+4930123', open_now: true }, now).openAt, now);
+  t.notOk('openAt' in parseListingSearch({ phone: '+4930123', open_now: false }, now), 'open_now=false filters nothing');
+  t.same(parseListingSearch({ solr: true, what: 'pizza', open_at: '2026-12-24T18:30:00+01:00' }, now).openAt, new Date('2026-12-24T17:30:00Z'));
+  t.same(parseListingSearch({ phone: '+4930123', open_at: '2026-12-24T18:30:00 01:00' }, now).openAt, new Date('2026-12-24T17:30:00Z'), 'a + decoded as a space');
+  t.same(parseListingSearch({ phone: '+4930123', open_at: '2025-11-22T12:00:00Z' }, now).openAt, new Date('2025-11-22T12:00:00Z'), '366 days back');
+  t.same(detailsAt({ phone: '+4930123', open_now: true, open_at: '2026-12-24T18:30:00Z' }), ['open_now, open_at: give one or neither']);
+  t.same(detailsAt({ phone: '+4930123', open_at: '2026-12-24T18:30:00' }), ['open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00']);
+  t.same(detailsAt({ phone: '+4930123', open_at: '2026-02-30T18:30:00Z' }), ['open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00']);
+  t.same(detailsAt({ phone: '+4930123', open_at: '2027-11-25T12:00:00Z' }), ['open_at: must be within 366 days of now']);
+  t.same(detailsAt({ phone: '+4930123', open_at: '2025-11-21T12:00:00Z' }), ['open_at: must be within 366 days of now']);
+  t.same(detailsAt({ open_now: true }), ['query: give one filter: ids, phone, or street + place + postCode'], 'open_now is no filter family of its own');
+});

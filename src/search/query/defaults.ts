@@ -4,6 +4,8 @@ export const SEARCH_DEFAULTS = {
   maxLimit: 50,
   maxOffset: 10_000,
   maxIds: 50,
+  /** open_at answers instants this many days before or after now (docs/contract.md §18). */
+  openAtWindowDays: 366,
   /** Solr mode: listings within this radius of lat/lon (docs/listings-api.md). */
   radiusKm: 20,
   /** `_distboost_ = 1 + weight × decay^(distance / scaleKm)`: 2.0 at the centre, 1.5 at 5 km, ~1.06 at 20 km. */

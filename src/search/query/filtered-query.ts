@@ -30,11 +30,12 @@ type IdsBody = { query: Query; size: number; _source: string[]; track_total_hits
 /** The phone and address searches: sorted by id, paged by OpenSearch (from, or search_after). */
 type SortedBody = { query: Query; from: number; size: number; sort: [{ lid: 'asc' }]; _source: string[]; track_total_hits: true };
 
-export function buildFilteredQuery(search: Ids): IdsBody;
-export function buildFilteredQuery(search: Exclude<Filtered, Ids>): SortedBody;
-export function buildFilteredQuery(search: Filtered): IdsBody | SortedBody;
-export function buildFilteredQuery(search: Filtered): IdsBody | SortedBody {
-  const query = { bool: { filter: [...filters(search), NOT_SUPPRESSED] } };
+/** `extra`: filters the caller adds, such as open_at's (open-at-query.ts), which needs the zones in use. */
+export function buildFilteredQuery(search: Ids, extra?: Record<string, unknown>[]): IdsBody;
+export function buildFilteredQuery(search: Exclude<Filtered, Ids>, extra?: Record<string, unknown>[]): SortedBody;
+export function buildFilteredQuery(search: Filtered, extra?: Record<string, unknown>[]): IdsBody | SortedBody;
+export function buildFilteredQuery(search: Filtered, extra: Record<string, unknown>[] = []): IdsBody | SortedBody {
+  const query = { bool: { filter: [...filters(search), NOT_SUPPRESSED, ...extra] } };
   if (search.kind === 'ids') {
     // At most 50 ids: fetch all of them, then order and page them as given.
     return { query, size: search.ids.length, _source: ['listing', 'lid'], track_total_hits: true };

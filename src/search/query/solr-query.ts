@@ -92,12 +92,13 @@ function whereMust(where: string): Clause {
   };
 }
 
-function filters(search: Solr): Clause[] {
+function filters(search: Solr, extra: Clause[]): Clause[] {
   return [
     { term: { active: true } },
     { term: { suppressed: false } },
     ...(search.category ? [{ term: { 'categories_fold.kw': fold(search.category) } }] : []),
     ...(search.centre ? [{ geo_distance: { distance: `${radiusKm}km`, loc: search.centre } }] : []),
+    ...extra,
   ];
 }
 
@@ -121,9 +122,10 @@ function ranked(search: Solr, text: Clause): Clause {
   };
 }
 
-export function buildSolrQuery(search: Solr) {
+/** `extra`: filters the caller adds, such as open_at's (open-at-query.ts), which needs the zones in use. */
+export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
   const must = [...(search.what ? whatMust(search.what) : []), ...(search.where ? [whereMust(search.where)] : [])];
-  const filter = filters(search);
+  const filter = filters(search, extra);
   // Without `what` or `where` every listing would score the same: filters only, nothing scored.
   const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
   // Without `what`, a centre orders by distance (docs/contract.md §5); ties always break by id.

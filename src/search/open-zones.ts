@@ -1,0 +1,45 @@
+// The time zones a country's listings use, for the open_now/open_at filter (one clause per zone,
+// src/search/query/open-at-query.ts). Asked of the index with a terms aggregation and remembered for
+// OPEN_ZONES_TTL_MS: a handful of zones per country, so one small request per country and period.
+// The country's default zone is always included, so the common case never waits for a refresh.
+import { IANAZone } from 'luxon';
+import { defaultTimeZone } from '../config.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import type { IndexNames } from '../opensearch/index-definitions.js';
+import { OPEN_FIELDS } from './open-hours.js';
+
+/** More zones than any country's listings use; past it a zone would be missed, so it is generous. */
+const MAX_ZONES = 1000;
+
+export function createOpenZones({ opensearch, names, ttlMs }: { opensearch: OpenSearchClient; names: IndexNames; ttlMs: number }) {
+  const known = new Map<string, { zones: string[]; until: number }>();
+  // One request per country at a time, however many searches ask meanwhile.
+  const pending = new Map<string, Promise<string[]>>();
+
+  async function fetchZones(country: string): Promise<string[]> {
+    const body: Record<string, unknown> = { size: 0, track_total_hits: false, aggs: { zones: { terms: { field: OPEN_FIELDS.zone, size: MAX_ZONES } } } };
+    const res = await opensearch.search({ index: names.listingsAlias(country), body });
+    const buckets = (res.body as unknown as { aggregations: { zones: { buckets: { key: string }[] } } }).aggregations.zones.buckets;
+    // A zone this process's time-zone data does not know (written by a newer instance) cannot be
+    // turned into a local time here; its listings wait for this process's update.
+    const zones = [...new Set([defaultTimeZone(country), ...buckets.map((b) => b.key)])].filter((zone) => IANAZone.isValidZone(zone));
+    known.set(country, { zones, until: Date.now() + ttlMs });
+    return zones;
+  }
+
+  return {
+    /** The zones of `country`'s listings, as of at most OPEN_ZONES_TTL_MS ago. */
+    async zonesOf(country: string): Promise<string[]> {
+      const cached = known.get(country);
+      if (cached && cached.until > Date.now()) return cached.zones;
+      let request = pending.get(country);
+      if (!request) {
+        request = fetchZones(country).finally(() => pending.delete(country));
+        pending.set(country, request);
+      }
+      return request;
+    },
+  };
+}
+
+export type OpenZones = ReturnType<typeof createOpenZones>;
