@@ -17,7 +17,7 @@ export const WebhookInputSchema = Type.Object({
     minItems: 1, maxItems: 50, description: 'Enabled countries to receive changes of; default: every enabled country',
   })),
   scope: Type.Optional(Type.Union(WEBHOOK_SCOPES.map((s) => Type.Literal(s)), {
-    default: 'claimed', description: 'claimed (default): changes of listings you claim; all: every change of the countries',
+    default: 'claimed', errorMessage: 'must be claimed or all', description: 'claimed (default): changes of listings you claim; all: every change of the countries',
   })),
 }, { additionalProperties: false });
 export type WebhookInput = Static<typeof WebhookInputSchema>;

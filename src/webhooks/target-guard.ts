@@ -65,7 +65,7 @@ const resolveWithDns: ResolveHost = (hostname) => dnsLookup(hostname, { all: tru
  */
 export async function checkTarget(url: string, policy: TargetPolicy, resolve: ResolveHost = resolveWithDns): Promise<CheckedTarget> {
   const bad = urlRefusal(url);
-  if (bad) throw new TargetRefusedError(`url ${bad}`);
+  if (bad) throw new TargetRefusedError(bad);
   const parsed = new URL(url);
   const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
   let addresses: { address: string; family: number }[];
@@ -75,13 +75,13 @@ export async function checkTarget(url: string, policy: TargetPolicy, resolve: Re
     try {
       addresses = await resolve(host);
     } catch (err) {
-      throw new TargetRefusedError(`url host ${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new TargetRefusedError(`host ${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }
-  if (addresses.length === 0) throw new TargetRefusedError(`url host ${host} does not resolve`);
+  if (addresses.length === 0) throw new TargetRefusedError(`host ${host} does not resolve`);
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, policy);
-    if (refusal) throw new TargetRefusedError(`url host ${host} is not allowed: ${refusal}`);
+    if (refusal) throw new TargetRefusedError(`host ${host} is not allowed: ${refusal}`);
   }
   const first = addresses[0]!;
   return { url: parsed, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -151,12 +151,18 @@ const DISPATCH_STATE_ID = 1;
 /**
  * The position up to which changes were fanned out, locked until the transaction ends: a second
  * indexer's pass waits here and then continues from this one's committed position. The first
- * pass ever starts at the end of the feed: no subscription existed before.
+ * pass ever starts just before the first change since the oldest subscription was created (at
+ * the end of the feed when there is none): older changes would reach no one, and a feed of many
+ * days need not be scanned for nothing.
  */
 export async function lockDispatchPosition(tx: DbOrTx): Promise<number> {
   await tx.execute(sql`
     insert into ${webhookDispatchState} (id, last_seq)
-    select ${DISPATCH_STATE_ID}, coalesce(max(${listingChanges.seq}), 0) from ${listingChanges}
+    select ${DISPATCH_STATE_ID}, coalesce(
+      (select min(${listingChanges.seq}) - 1 from ${listingChanges}
+        where ${listingChanges.at} >= (select min(${webhooks.createdAt}) from ${webhooks})),
+      (select max(${listingChanges.seq}) from ${listingChanges}),
+      0)
     on conflict (id) do nothing`);
   const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
     .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');

@@ -38,13 +38,13 @@ export function createWebhooksService({ db, countries, policy, resolve }: Webhoo
   async function settingsOf(input: WebhookInput): Promise<WebhookSettings> {
     const details: string[] = [];
     const chosen = input.countries ? [...new Set(input.countries.map((c) => c.toLowerCase()))] : [...countries];
-    for (const country of chosen) if (!countries.includes(country)) details.push(`/countries: "${country}" is not an enabled country`);
-    if (input.events.includes('*') && input.events.length > 1) details.push('/events: "*" stands alone');
+    for (const country of chosen) if (!countries.includes(country)) details.push(`countries: "${country}" is not an enabled country`);
+    if (input.events.includes('*') && input.events.length > 1) details.push('events: "*" stands alone');
     try {
       await checkTarget(input.url, policy, resolve);
     } catch (err) {
       if (!(err instanceof TargetRefusedError)) throw err;
-      details.push(`/${err.message}`);
+      details.push(`url: ${err.message}`);
     }
     if (details.length) throw validationError(details);
     return { url: input.url, events: input.events, countries: chosen, scope: input.scope ?? 'claimed' };
