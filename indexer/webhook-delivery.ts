@@ -96,7 +96,7 @@ export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; pre
 export async function sweepDueDeliveries({ db, queue, graceMs, batchSize = 1000 }: {
   db: Db; queue: Pick<DeliveryQueue, 'enqueue'>; graceMs: number; batchSize?: number;
 }): Promise<number> {
-  const due = await findDueDeliveries(db, new Date(Date.now() - graceMs), batchSize);
+  const due = await findDueDeliveries(db, graceMs, batchSize);
   await queue.enqueue(due.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1 })));
   return due.length;
 }

@@ -56,7 +56,17 @@ export interface CheckedTarget {
 
 export type ResolveHost = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-const resolveWithDns: ResolveHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** Longest wait for a look-up: a request (or an attempt) must not hang on a name server that never answers. */
+const LOOKUP_TIMEOUT_MS = 3000;
+
+/** The system resolver (hosts file included), as the HTTP client would use it, bounded in time. */
+const resolveWithDns: ResolveHost = (hostname) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('look-up timed out'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS);
+  });
+  return Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), timeout]).finally(() => clearTimeout(timer));
+};
 
 /**
  * Resolves the URL's host and checks every address it resolves to (a name that answers with one

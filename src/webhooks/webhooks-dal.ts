@@ -11,6 +11,9 @@ export type WebhookSettings = Pick<WebhookRow, 'url' | 'events' | 'countries' | 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewDelivery = Pick<typeof webhookDeliveries.$inferInsert, 'publicId' | 'webhookId' | 'changeId' | 'type' | 'country' | 'listingId' | 'version' | 'at' | 'payload'>;
 
+/** The database's now plus `ms`: due times are compared with its clock only. */
+const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
+
 // --- Subscriptions --------------------------------------------------------------------------------
 
 /**
@@ -79,10 +82,10 @@ export function listDeliveries(db: DbOrTx, webhookId: number, limit: number): Pr
     .orderBy(desc(webhookDeliveries.id)).limit(limit);
 }
 
-/** Pending deliveries due before `cutoff` (their job was lost, or never enqueued), oldest due first. */
-export function findDueDeliveries(db: DbOrTx, cutoff: Date, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
+/** Pending deliveries overdue by more than `graceMs` (their job was lost, or never enqueued), oldest due first. */
+export function findDueDeliveries(db: DbOrTx, graceMs: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
   return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.nextAttemptAt, cutoff)))
+    .where(and(eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.nextAttemptAt, inMs(-graceMs))))
     .orderBy(webhookDeliveries.nextAttemptAt).limit(limit);
 }
 
@@ -97,12 +100,12 @@ const EARLY_TOLERANCE_MS = 1000;
  */
 export async function claimAttempt(db: DbOrTx, deliveryId: number, attempt: number, leaseMs: number): Promise<DeliveryRow | undefined> {
   const [row] = await db.update(webhookDeliveries)
-    .set({ nextAttemptAt: sql`now() + ${leaseMs} * interval '1 millisecond'` })
+    .set({ nextAttemptAt: inMs(leaseMs) })
     .where(and(
       eq(webhookDeliveries.id, deliveryId),
       eq(webhookDeliveries.status, 'pending'),
       eq(webhookDeliveries.attempts, attempt - 1),
-      lte(webhookDeliveries.nextAttemptAt, sql`now() + ${EARLY_TOLERANCE_MS} * interval '1 millisecond'`),
+      lte(webhookDeliveries.nextAttemptAt, inMs(EARLY_TOLERANCE_MS)),
     )).returning();
   return row;
 }
@@ -116,7 +119,7 @@ export async function markDelivered(db: DbOrTx, deliveryId: number, statusCode: 
 /** Counts a failed attempt and sets when the next one is due. */
 export async function scheduleRetry(db: DbOrTx, deliveryId: number, statusCode: number | null, delayMs: number): Promise<void> {
   await db.update(webhookDeliveries)
-    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, nextAttemptAt: sql`now() + ${delayMs} * interval '1 millisecond'` })
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, nextAttemptAt: inMs(delayMs) })
     .where(eq(webhookDeliveries.id, deliveryId));
 }
 
