@@ -2,9 +2,9 @@
 // of each message. Pure, so the fan-out rules are tested without a database.
 import { randomUUID } from 'node:crypto';
 import type { ChangeRow } from '../changes/changes-dal.js';
-import type { webhooks } from '../db/schema.js';
+import type { WebhookRow } from './webhooks-dal.js';
 
-export type Subscription = Pick<typeof webhooks.$inferSelect, 'id' | 'partnerId' | 'events' | 'countries' | 'scope' | 'createdAt'>;
+export type Subscription = Pick<WebhookRow, 'id' | 'partnerId' | 'events' | 'countries' | 'scope' | 'createdAt'>;
 export type MatchedChange = Pick<ChangeRow, 'country' | 'kind' | 'claimedBy' | 'visibleTo' | 'at'>;
 
 export const ALL_EVENTS = '*';
