@@ -2,9 +2,9 @@
 // of each message. Pure, so the fan-out rules are tested without a database.
 import { randomUUID } from 'node:crypto';
 import type { ChangeRow } from '../changes/changes-dal.js';
-import type { WebhookRow } from './webhooks-dal.js';
+import type { ActiveWebhook } from './webhooks-dal.js';
 
-export type Subscription = Pick<WebhookRow, 'id' | 'partnerId' | 'events' | 'countries' | 'scope' | 'createdAt'>;
+export type Subscription = Pick<ActiveWebhook, 'id' | 'partnerId' | 'partnerRole' | 'events' | 'countries' | 'scope' | 'createdAt'>;
 export type MatchedChange = Pick<ChangeRow, 'country' | 'kind' | 'claimedBy' | 'visibleTo' | 'at'>;
 
 export const ALL_EVENTS = '*';
@@ -12,14 +12,14 @@ export const ALL_EVENTS = '*';
 /**
  * Whether `subscription` receives `change`: its country and kind are subscribed; with scope
  * `claimed` the subscriber claims the listing (for `unclaimed`: claimed it until then); a change
- * only one partner may see (its own private review) goes to that partner alone; and the change
+ * only one partner may see (its own private review) goes to that partner and admins; and the change
  * happened after the subscription was created, so a new subscription does not replay history.
  */
 export function receivesChange(subscription: Subscription, change: MatchedChange): boolean {
   if (!subscription.countries.includes(change.country)) return false;
   if (!subscription.events.includes(ALL_EVENTS) && !subscription.events.includes(change.kind)) return false;
   if (subscription.scope === 'claimed' && change.claimedBy !== subscription.partnerId) return false;
-  if (change.visibleTo !== null && change.visibleTo !== subscription.partnerId) return false;
+  if (change.visibleTo !== null && change.visibleTo !== subscription.partnerId && subscription.partnerRole !== 'admin') return false;
   return change.at >= subscription.createdAt;
 }
 

@@ -1,7 +1,7 @@
 // Every SQL statement on the webhook tables (docs/contract.md §15): subscriptions (API), the
 // fan-out of feed changes into deliveries (indexer dispatcher) and the delivery attempts
 // (indexer delivery worker).
-import { and, desc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listingChanges, partners, webhookDeliveries, webhookDispatchState, webhooks } from '../db/schema.js';
 
@@ -57,9 +57,17 @@ export async function deleteWebhook(db: DbOrTx, partnerId: number, id: number): 
   return rows.length > 0;
 }
 
-/** Subscriptions that receive changes; the dispatcher reads them once per pass. */
-export function activeWebhooks(db: DbOrTx): Promise<WebhookRow[]> {
-  return db.select().from(webhooks).where(eq(webhooks.status, 'active'));
+export type ActiveWebhook = WebhookRow & { partnerRole: 'partner' | 'admin' };
+
+/**
+ * Subscriptions that receive changes, with their partner's role (admins see every review); a
+ * revoked partner's receive nothing. The dispatcher reads them once per pass.
+ */
+export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
+  const rows = await db.select({ webhook: webhooks, partnerRole: partners.role }).from(webhooks)
+    .innerJoin(partners, eq(partners.id, webhooks.partnerId))
+    .where(and(eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
+  return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
 }
 
 export async function findWebhookById(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {

@@ -4,7 +4,7 @@ import { changeMessage, receivesChange, type MatchedChange, type Subscription } 
 const created = new Date('2026-01-01T00:00:00Z');
 const later = new Date('2026-01-01T00:00:05Z');
 const subscription = (overrides: Partial<Subscription> = {}): Subscription =>
-  ({ id: 1, partnerId: 7, events: ['*'], countries: ['de'], scope: 'claimed', createdAt: created, ...overrides });
+  ({ id: 1, partnerId: 7, partnerRole: 'partner', events: ['*'], countries: ['de'], scope: 'claimed', createdAt: created, ...overrides });
 const change = (overrides: Partial<MatchedChange> = {}): MatchedChange =>
   ({ country: 'de', kind: 'updated', claimedBy: 7, visibleTo: null, at: later, ...overrides });
 
@@ -26,9 +26,10 @@ t.test('only the subscribed kinds arrive; * means all', async (t) => {
   t.notOk(receivesChange(subscription({ events: ['created'] }), change()));
 });
 
-t.test('a change only one partner may see reaches only that partner', async (t) => {
+t.test('a change only one partner may see reaches only that partner, and admins', async (t) => {
   t.ok(receivesChange(subscription({ scope: 'all' }), change({ kind: 'review_added', visibleTo: 7 })));
   t.notOk(receivesChange(subscription({ scope: 'all', partnerId: 8 }), change({ kind: 'review_added', visibleTo: 7 })));
+  t.ok(receivesChange(subscription({ scope: 'all', partnerId: 9, partnerRole: 'admin' }), change({ kind: 'review_added', visibleTo: 7 })));
 });
 
 t.test('changes from before the subscription existed are not replayed', async (t) => {
