@@ -1,25 +1,36 @@
 // Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
-// outbox events indexed more than a week ago, and stored image files no live image refers to.
+// outbox events indexed and webhook deliveries finished more than a week ago, and stored image
+// files no live image refers to.
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
+import { purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
+/** Finished webhook deliveries stay listed (GET /webhooks/:id/deliveries) this long. */
+const DELIVERIES_KEEP_MS = 7 * 24 * 3600 * 1000;
 
 /** Rows deleted per statement: each stays far inside the statement timeout however large the backlog. */
 const PURGE_BATCH = 5_000;
 
-export async function purgeExpired(db: Db): Promise<{ keys: number; events: number }> {
+/** Runs a batched delete until a batch comes back short; returns the rows deleted. */
+async function purgeInBatches(purgeBatch: (limit: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await purgeBatch(PURGE_BATCH);
+    total += deleted;
+    if (deleted < PURGE_BATCH) return total;
+  }
+}
+
+export async function purgeExpired(db: Db): Promise<{ keys: number; events: number; deliveries: number }> {
   const now = Date.now();
   const keys = await purgeExpiredIdempotencyKeys(db, now);
-  let events = 0;
-  for (;;) {
-    const deleted = await purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), PURGE_BATCH);
-    events += deleted;
-    if (deleted < PURGE_BATCH) return { keys, events };
-  }
+  const events = await purgeInBatches((limit) => purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), limit));
+  const deliveries = await purgeInBatches((limit) => purgeFinishedDeliveries(db, new Date(now - DELIVERIES_KEEP_MS), limit));
+  return { keys, events, deliveries };
 }
 
 export function startHousekeeping(

@@ -1,9 +1,10 @@
-// The indexer process: consumes index jobs, relays stranded outbox events, answers health checks
-// on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
+// The indexer process: consumes index jobs, relays stranded outbox events, fans feed changes out
+// into webhook deliveries and sends them, answers health checks on INDEXER_PORT, and on
+// SIGTERM/SIGINT finishes its current jobs before exiting.
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
-import { databaseTimeouts, indexLayout, loadConfig, publicUrls } from '../src/config.js';
+import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookTargetPolicy } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { failingDependencies } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
@@ -13,10 +14,17 @@ import { createOpenSearchClient } from '../src/opensearch/client.js';
 import { indexNames } from '../src/opensearch/index-definitions.js';
 import { ensureListingsIndices } from '../src/opensearch/index-setup.js';
 import { createIndexQueue } from '../src/outbox/queue.js';
+import { createDeliveryQueue } from '../src/webhooks/delivery-queue.js';
+import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js';
 import { startHousekeeping } from './housekeeping.js';
 import { createListingSync } from './listing-sync.js';
 import { startRelay } from './relay.js';
+import { startDeliverySweeper, startDeliveryWorker } from './webhook-delivery.js';
+import { startDispatcher } from './webhook-dispatch.js';
 import { startWorker } from './worker.js';
+
+/** How often due webhook deliveries whose job went missing are looked for. */
+const SWEEP_INTERVAL_MS = 1000;
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'indexer');
@@ -48,6 +56,15 @@ const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PR
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({ db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, logger });
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
+// Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
+// its own sends them (a slow receiver never delays indexing), the sweeper re-enqueues lost ones.
+const deliveryQueue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+const dispatcher = startDispatcher({ db: database.db, queue: deliveryQueue, logger, intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
+const deliveryWorker = startDeliveryWorker({
+  db: database.db, queue: deliveryQueue, logger, policy: webhookTargetPolicy(config), timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
+});
+const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
 
 // The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
 const health = createServer(async (req, res) => {
@@ -71,7 +88,12 @@ closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   else logger.info({ signal }, 'closing: finishing current jobs');
   housekeeping.stop();
   await relay.stop();
+  await dispatcher.stop();
+  await sweeper.stop();
   await worker.close();
+  // Attempts in flight finish (within WEBHOOK_TIMEOUT_MS); an unfinished one is retried by the sweeper.
+  await deliveryWorker.close();
+  await deliveryQueue.close();
   await queue.close();
   health.close();
   probeRedis.disconnect();

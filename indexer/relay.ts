@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { findStrandedEvents } from '../src/outbox/outbox-dal.js';
 import type { IndexQueue } from '../src/outbox/queue.js';
+import { runEvery } from './periodic.js';
 
 export interface RelayDeps {
   db: Db;
@@ -22,21 +23,8 @@ export async function relayStrandedEvents({ db, queue, graceMs, batchSize = 1000
 }
 
 export function startRelay(deps: RelayDeps & { intervalMs: number }): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      try {
-        const count = await relayStrandedEvents(deps);
-        if (count) deps.logger.info({ count }, 'relayed stranded outbox events');
-      } catch (err) {
-        deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick');
-      }
-    });
-  }, deps.intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runEvery(deps.intervalMs, async () => {
+    const count = await relayStrandedEvents(deps);
+    if (count) deps.logger.info({ count }, 'relayed stranded outbox events');
+  }, (err) => deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick'));
 }

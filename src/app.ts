@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
-import { installCountryAuth } from './plugins/auth.js';
+import { installCountryAuth, installPartnerAuth } from './plugins/auth.js';
 import { installEarlyAnswers } from './plugins/early-answers.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from './plugins/http-errors.js';
@@ -26,11 +26,13 @@ import { listingRoutes } from './routes/listings.js';
 import { matchRoutes } from './routes/match.js';
 import { reviewRoutes } from './routes/reviews.js';
 import { searchRoutes } from './routes/search.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { ErrorSchema } from './schemas/common.js';
 import { ImageSchema, ListingSchema, ListingSummarySchema } from './schemas/listing.js';
 import { ReviewSchema } from './schemas/review.js';
 import { SolrResultSchema } from './schemas/search.js';
+import { WebhookSchema } from './schemas/webhooks.js';
 import { OfferSchema } from './schemas/workflows.js';
 
 export async function buildApp({ config, logger, deps }: { config: Config; logger: Logger; deps: ApiDeps }): Promise<FastifyInstance> {
@@ -69,7 +71,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   installErrorHandler(app);
   installRequestLog(app, { successSampleRate: config.LOG_SUCCESS_SAMPLE_RATE });
   installReadTimeout(app, { ms: config.HANDLER_TIMEOUT_MS });
-  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ImageSchema, ListingSchema, ListingSummarySchema, SolrResultSchema, OfferSchema, ReviewSchema, WebhookSchema]) app.addSchema(schema);
   // While shutting down, answers close their keep-alive connection, so that in-flight requests
   // finish and the server can stop without waiting for idle clients (keep-alive is 72 s).
   let closing = false;
@@ -116,6 +118,13 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(matchRoutes, { match: deps.match });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
   }, { prefix: '/:country' });
+  // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
+  await app.register(async (partnerScope) => {
+    installPartnerAuth(partnerScope, { partners: deps.partners });
+    installKeyRateLimit(partnerScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+    installLargeBodyGate(partnerScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    await partnerScope.register(webhookRoutes, { webhooks: deps.webhooks });
+  });
 
   return app;
 }

@@ -62,6 +62,12 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
   OPEN_ZONES_TTL_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'How long the time zones of a country\'s listings are remembered for open_now/open_at; a listing in a zone new to its country matches them at most this much later (0: asked on every such search)' }),
   REVIEWS_PER_PARTNER_PER_LISTING: Type.Integer({ minimum: 1, default: 100, description: 'Partner reviews one partner may hold on one listing; the next is 409 (website reviews are not counted)' }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false, description: 'Allow webhook URLs on loopback and private addresses (development, tests); link-local and cloud metadata addresses stay refused' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'A webhook receiver must answer 2xx within this, or the attempt counts as failed' }),
+  WEBHOOK_RETRY_SCHEDULE_MS: Type.String({ pattern: '^([0-9]+(,[0-9]+)*)?$', default: '', description: 'Waits before each retry of a failed delivery, comma-separated; empty: the default schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). After the last one the subscription is disabled' }),
+  WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 20, default: 200, description: 'How often the indexer turns new feed changes into webhook deliveries' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Webhook deliveries in flight at once per indexer' }),
+  WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'A pending delivery overdue by this long is enqueued again (its job was lost); also how soon a test ping goes out' }),
 });
 
 /**
@@ -159,3 +165,6 @@ export const indexLayout = (config: Config) => ({ shards: config.OPENSEARCH_SHAR
 
 /** Bases of the addresses the service hands out: listing pages and image files. */
 export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL, media: config.PUBLIC_MEDIA_BASE_URL });
+
+/** Which webhook targets the guard lets through (src/webhooks/target-guard.ts). */
+export const webhookTargetPolicy = (config: Config) => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

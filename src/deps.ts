@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
-import { databaseTimeouts, publicUrls, type Config } from './config.js';
+import { databaseTimeouts, publicUrls, webhookTargetPolicy, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
@@ -22,6 +22,7 @@ import { createPartnersService, type PartnersService } from './partners/partners
 import { createReviewsService, type ReviewsService } from './reviews/reviews-service.js';
 import { createOpenZones } from './search/open-zones.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
+import { createWebhooksService, type WebhooksService } from './webhooks/webhooks-service.js';
 
 export interface ApiDeps {
   database: Database;
@@ -43,6 +44,7 @@ export interface ApiDeps {
   images: ImagesService;
   reviews: ReviewsService;
   categories: CategoriesService;
+  webhooks: WebhooksService;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     images: createImagesService({ db: database.db, writes, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
+    webhooks: createWebhooksService({ db: database.db, countries: config.countries, policy: webhookTargetPolicy(config) }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

@@ -1,4 +1,5 @@
-// Authentication (docs/contract.md §2) and the country check (§1) for every /:country route.
+// Authentication (docs/contract.md §2) for every partner route, and the country check (§1) for
+// every /:country route.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.js';
 import { bearerToken } from '../partners/api-keys.js';
@@ -11,14 +12,26 @@ declare module 'fastify' {
   }
 }
 
-export function installCountryAuth(app: FastifyInstance, deps: { partners: Pick<PartnersService, 'authenticate'>; countries: readonly string[] }): void {
+type AuthDeps = { partners: Pick<PartnersService, 'authenticate'> };
+
+async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<void> {
+  const key = bearerToken(request.headers.authorization);
+  const caller = key ? await deps.partners.authenticate(key) : undefined;
+  if (!caller) throw new AppError('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
+  request.caller = caller;
+}
+
+/** Routes outside any country (webhooks): a valid key is all they need. */
+export function installPartnerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.decorateRequest('caller', null as unknown as Caller);
+  app.addHook('onRequest', async (request: FastifyRequest) => authenticate(request, deps));
+}
+
+export function installCountryAuth(app: FastifyInstance, deps: AuthDeps & { countries: readonly string[] }): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('country', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const key = bearerToken(request.headers.authorization);
-    const caller = key ? await deps.partners.authenticate(key) : undefined;
-    if (!caller) throw new AppError('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
-    request.caller = caller;
+    await authenticate(request, deps);
     const country = String((request.params as { country?: string }).country ?? '').toLowerCase();
     if (!deps.countries.includes(country)) throw notFound(`country "${country}"`);
     request.country = country;

@@ -12,12 +12,12 @@ export async function installOpenApi(app: FastifyInstance, { version }: { versio
         title: 'Business listings directory API',
         version,
         description: 'Search, create, update and delete business listings per country; claims, suppression, offers, '
-          + 'images, reviews and id mappings. Errors are `{type, message, details}`. The Solr mode of '
+          + 'images, reviews, id mappings and webhooks. Errors are `{type, message, details}`. The Solr mode of '
           + '`GET /{country}/listings` (`solr=true`) is experimental.',
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key from `npm run cli -- partner create`' } } },
       security: [{ bearerAuth: [] }],
-      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'operations']
+      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'webhooks', 'operations']
         .map((name) => ({ name })),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

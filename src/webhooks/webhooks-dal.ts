@@ -1,0 +1,185 @@
+// Every SQL statement on the webhook tables (docs/contract.md §15): subscriptions (API), the
+// fan-out of feed changes into deliveries (indexer dispatcher) and the delivery attempts
+// (indexer delivery worker).
+import { and, desc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.js';
+import { listingChanges, partners, webhookDeliveries, webhookDispatchState, webhooks } from '../db/schema.js';
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type NewWebhook = Pick<typeof webhooks.$inferInsert, 'partnerId' | 'url' | 'events' | 'countries' | 'scope' | 'secret'>;
+export type WebhookSettings = Pick<WebhookRow, 'url' | 'events' | 'countries' | 'scope'>;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type NewDelivery = Pick<typeof webhookDeliveries.$inferInsert, 'publicId' | 'webhookId' | 'changeId' | 'type' | 'country' | 'listingId' | 'version' | 'at' | 'payload'>;
+
+/** The database's now plus `ms`: due times are compared with its clock only. */
+const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
+
+// --- Subscriptions --------------------------------------------------------------------------------
+
+/**
+ * Locks the partner's row until the transaction ends: concurrent creates by one partner run one
+ * after the other, so each counts the subscriptions the previous one committed.
+ */
+export async function lockPartnerForWebhooks(tx: DbOrTx, partnerId: number): Promise<void> {
+  await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
+}
+
+export async function countWebhooks(db: DbOrTx, partnerId: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhooks).where(eq(webhooks.partnerId, partnerId));
+  return row!.n;
+}
+
+export async function insertWebhook(db: DbOrTx, webhook: NewWebhook): Promise<WebhookRow> {
+  const [row] = await db.insert(webhooks).values(webhook).returning();
+  return row!;
+}
+
+export function listWebhooks(db: DbOrTx, partnerId: number): Promise<WebhookRow[]> {
+  return db.select().from(webhooks).where(eq(webhooks.partnerId, partnerId)).orderBy(webhooks.id);
+}
+
+/** The partner's subscription `id`; another partner's is as absent as one that never existed. */
+export async function findWebhook(db: DbOrTx, partnerId: number, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)));
+  return row;
+}
+
+/** Replaces the settings and makes the subscription active again. */
+export async function replaceWebhook(db: DbOrTx, partnerId: number, id: number, settings: WebhookSettings): Promise<WebhookRow | undefined> {
+  const [row] = await db.update(webhooks).set({ ...settings, status: 'active', disabledAt: null })
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning();
+  return row;
+}
+
+/** Deletes the subscription and (by cascade) its deliveries; false when the partner has none with that id. */
+export async function deleteWebhook(db: DbOrTx, partnerId: number, id: number): Promise<boolean> {
+  const rows = await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning({ id: webhooks.id });
+  return rows.length > 0;
+}
+
+export type ActiveWebhook = WebhookRow & { partnerRole: 'partner' | 'admin' };
+
+/**
+ * Subscriptions that receive changes, with their partner's role (admins see every review); a
+ * revoked partner's receive nothing. The dispatcher reads them once per pass.
+ */
+export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
+  const rows = await db.select({ webhook: webhooks, partnerRole: partners.role }).from(webhooks)
+    .innerJoin(partners, eq(partners.id, webhooks.partnerId))
+    .where(and(eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
+  return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
+}
+
+export async function findWebhookById(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.select().from(webhooks).where(eq(webhooks.id, id));
+  return row;
+}
+
+// --- Deliveries -----------------------------------------------------------------------------------
+
+/** Inserts deliveries due now; a change already fanned out to a subscription is skipped. Returns the new ids. */
+export async function insertDeliveries(db: DbOrTx, deliveries: NewDelivery[]): Promise<number[]> {
+  if (deliveries.length === 0) return [];
+  const rows = await db.insert(webhookDeliveries).values(deliveries).onConflictDoNothing().returning({ id: webhookDeliveries.id });
+  return rows.map((r) => r.id);
+}
+
+/** The subscription's deliveries, newest first. */
+export function listDeliveries(db: DbOrTx, webhookId: number, limit: number): Promise<DeliveryRow[]> {
+  return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.id)).limit(limit);
+}
+
+/** Pending deliveries overdue by more than `graceMs` (their job was lost, or never enqueued), oldest due first. */
+export function findDueDeliveries(db: DbOrTx, graceMs: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
+  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.nextAttemptAt, inMs(-graceMs))))
+    .orderBy(webhookDeliveries.nextAttemptAt).limit(limit);
+}
+
+/** Clock skew between Redis's delay and PostgreSQL's clock that a delayed job may run early by. */
+const EARLY_TOLERANCE_MS = 1000;
+
+/**
+ * Takes attempt number `attempt` of a pending, due delivery: moves its due time `leaseMs` ahead so
+ * no sweeper re-enqueues it while the attempt runs (if this process dies, the lease runs out and
+ * the sweeper does). Undefined when the delivery is gone, finished, not due, or this attempt was
+ * already made: the job is a duplicate and does nothing.
+ */
+export async function claimAttempt(db: DbOrTx, deliveryId: number, attempt: number, leaseMs: number): Promise<DeliveryRow | undefined> {
+  const [row] = await db.update(webhookDeliveries)
+    .set({ nextAttemptAt: inMs(leaseMs) })
+    .where(and(
+      eq(webhookDeliveries.id, deliveryId),
+      eq(webhookDeliveries.status, 'pending'),
+      eq(webhookDeliveries.attempts, attempt - 1),
+      lte(webhookDeliveries.nextAttemptAt, inMs(EARLY_TOLERANCE_MS)),
+    )).returning();
+  return row;
+}
+
+export async function markDelivered(db: DbOrTx, deliveryId: number, statusCode: number): Promise<void> {
+  await db.update(webhookDeliveries)
+    .set({ status: 'delivered', attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, deliveredAt: sql`now()` })
+    .where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/** Counts a failed attempt and sets when the next one is due. */
+export async function scheduleRetry(db: DbOrTx, deliveryId: number, statusCode: number | null, delayMs: number): Promise<void> {
+  await db.update(webhookDeliveries)
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, nextAttemptAt: inMs(delayMs) })
+    .where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/** The last attempt failed: the delivery has failed and its subscription is disabled, in one transaction. */
+export async function failAndDisable(db: Db, delivery: Pick<DeliveryRow, 'id' | 'webhookId'>, statusCode: number | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(webhookDeliveries)
+      .set({ status: 'failed', attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode })
+      .where(eq(webhookDeliveries.id, delivery.id));
+    await tx.update(webhooks).set({ status: 'disabled', disabledAt: sql`now()` })
+      .where(and(eq(webhooks.id, delivery.webhookId), ne(webhooks.status, 'disabled')));
+  });
+}
+
+/** Gives up a delivery without an attempt (its subscription is disabled). */
+export async function abandonDelivery(db: DbOrTx, deliveryId: number): Promise<void> {
+  await db.update(webhookDeliveries).set({ status: 'failed' }).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+}
+
+/** Deletes up to `limit` finished deliveries created before `before`; returns how many. */
+export async function purgeFinishedDeliveries(db: DbOrTx, before: Date, limit: number): Promise<number> {
+  const old = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.status, ['delivered', 'failed']), lt(webhookDeliveries.createdAt, before))).limit(limit);
+  const rows = await db.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, old)).returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+// --- Dispatch position ----------------------------------------------------------------------------
+
+const DISPATCH_STATE_ID = 1;
+
+/**
+ * The position up to which changes were fanned out, locked until the transaction ends: a second
+ * indexer's pass waits here and then continues from this one's committed position. The first
+ * pass ever starts just before the first change since the oldest subscription was created (at
+ * the end of the feed when there is none): older changes would reach no one, and a feed of many
+ * days need not be scanned for nothing.
+ */
+export async function lockDispatchPosition(tx: DbOrTx): Promise<number> {
+  await tx.execute(sql`
+    insert into ${webhookDispatchState} (id, last_seq)
+    select ${DISPATCH_STATE_ID}, coalesce(
+      (select min(${listingChanges.seq}) - 1 from ${listingChanges}
+        where ${listingChanges.at} >= (select min(${webhooks.createdAt}) from ${webhooks})),
+      (select max(${listingChanges.seq}) from ${listingChanges}),
+      0)
+    on conflict (id) do nothing`);
+  const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
+    .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
+  return row!.lastSeq;
+}
+
+export async function advanceDispatchPosition(tx: DbOrTx, lastSeq: number): Promise<void> {
+  await tx.update(webhookDispatchState).set({ lastSeq, updatedAt: sql`now()` }).where(eq(webhookDispatchState.id, DISPATCH_STATE_ID));
+}

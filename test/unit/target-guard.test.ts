@@ -1,0 +1,63 @@
+import t from 'tap';
+import { addressRefusal, checkTarget, urlRefusal, type ResolveHost } from '../../src/webhooks/target-guard.js';
+
+const strict = { allowPrivate: false };
+const dev = { allowPrivate: true };
+
+t.test('public unicast addresses are allowed', async (t) => {
+  for (const address of ['8.8.8.8', '93.184.216.34', '2606:4700::1111', '2a00:1450:4001:80b::200e']) t.equal(addressRefusal(address, strict), undefined, address);
+});
+
+t.test('loopback, private, shared, link-local, unique-local, unspecified, multicast and broadcast addresses are refused', async (t) => {
+  for (const address of [
+    '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.0.1',
+    '0.0.0.0', '0.1.2.3', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
+    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '169.254.169.254', 'fd00:ec2::254',
+  ]) t.type(addressRefusal(address, strict), 'string', address);
+});
+
+t.test('the development flag opens loopback and private addresses but never link-local or metadata ones', async (t) => {
+  for (const address of ['127.0.0.1', '::1', '10.1.2.3', '192.168.0.10', 'fd12::1', '::ffff:127.0.0.1']) t.equal(addressRefusal(address, dev), undefined, address);
+  for (const address of ['169.254.169.254', '169.254.1.1', 'fe80::1', 'fd00:ec2::254', '::ffff:169.254.169.254', '0.0.0.0', '224.0.0.1']) {
+    t.type(addressRefusal(address, dev), 'string', address);
+  }
+  t.match(addressRefusal('fd00:ec2::254', dev), /metadata/);
+});
+
+t.test('only http(s) URLs without credentials are accepted', async (t) => {
+  t.equal(urlRefusal('https://example.com/hook'), undefined);
+  t.equal(urlRefusal('http://example.com:8080/hook?x=1'), undefined);
+  t.match(urlRefusal('ftp://example.com/'), /http/);
+  t.match(urlRefusal('file:///etc/passwd'), /http/);
+  t.match(urlRefusal('https://user:pw@example.com/'), /credentials/);
+  t.match(urlRefusal('not a url'), /not a URL/);
+});
+
+const resolvesTo = (...addresses: string[]): ResolveHost => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const noDns: ResolveHost = async () => {
+  throw new Error('a literal address must not be looked up');
+};
+
+t.test('literal addresses in any form the URL parser accepts are judged as the address they reach', async (t) => {
+  for (const url of ['http://127.0.0.1/', 'http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://169.254.169.254/latest/meta-data']) {
+    await t.rejects(checkTarget(url, strict, noDns), { name: 'TargetRefusedError' }, url);
+  }
+});
+
+t.test('a host is refused when any address it resolves to is refused', async (t) => {
+  await t.rejects(checkTarget('https://hooks.example.com/', strict, resolvesTo('93.184.216.34', '10.0.0.5')), { name: 'TargetRefusedError' });
+  await t.rejects(checkTarget('https://hooks.example.com/', strict, resolvesTo('::ffff:192.168.0.1')), { name: 'TargetRefusedError' });
+  await t.rejects(checkTarget('https://hooks.example.com/', strict, async () => []), { name: 'TargetRefusedError' });
+  await t.rejects(checkTarget('https://hooks.example.com/', strict, async () => {
+    throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+  }), { message: /does not resolve/ });
+});
+
+t.test('an allowed host yields the checked address, the one the delivery connects to', async (t) => {
+  const target = await checkTarget('https://hooks.example.com/in', strict, resolvesTo('93.184.216.34', '2606:4700::1111'));
+  t.equal(target.address, '93.184.216.34');
+  t.equal(target.family, 4);
+  t.equal(target.url.hostname, 'hooks.example.com');
+  const local = await checkTarget('http://[::1]:8080/', dev, noDns);
+  t.same([local.address, local.family], ['::1', 6]);
+});
