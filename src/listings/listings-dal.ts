@@ -89,9 +89,9 @@ export async function lockLiveListing(tx: DbOrTx, country: string, id: number): 
   return row;
 }
 
-/** Inserts a listing; returns its id and version. */
-export async function insertListing(tx: DbOrTx, values: NewListing): Promise<{ id: number; version: number }> {
-  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
+/** Inserts a listing; returns its id, version and claimant. */
+export async function insertListing(tx: DbOrTx, values: NewListing): Promise<{ id: number; version: number; claimedBy: number | null }> {
+  const [row] = await tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version, claimedBy: listings.claimedBy });
   return row!;
 }
 
@@ -184,8 +184,10 @@ export async function findOffer(db: DbOrTx, listingId: number): Promise<StoredOf
   return offer;
 }
 
-export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<void> {
-  await tx.delete(offers).where(eq(offers.listingId, listingId));
+/** Deletes the offer of a listing; returns whether it had one. */
+export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<boolean> {
+  const deleted = await tx.delete(offers).where(eq(offers.listingId, listingId)).returning({ listingId: offers.listingId });
+  return deleted.length > 0;
 }
 
 /** Up to `limit` live listings of a country with an id above `afterId`, in id order, with their versions (keyset pagination). */

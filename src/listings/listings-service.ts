@@ -97,7 +97,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         await updateListing(tx, id, listingFields(input, hours));
         await replaceSubObjects(tx, id, subObjectRows(id, country, input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-        return { result: undefined };
+        return { result: undefined, change: 'updated' };
       });
       return readOrThrow(db, country, id);
     },
@@ -110,7 +110,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         // Its image files stop being served now (only live listings' images are) and are removed
         // later, unless another listing shares them.
         await markListingFilesForCleanup(tx, id);
-        return { result: undefined };
+        return { result: undefined, change: 'deleted' };
       });
     },
   };
