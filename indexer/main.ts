@@ -1,4 +1,5 @@
-// The indexer process: consumes index jobs, relays stranded outbox events, answers health checks
+// The indexer process: consumes index jobs, relays stranded outbox events, numbers committed
+// changes for the change feed, answers health checks
 // on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
@@ -16,6 +17,7 @@ import { createIndexQueue } from '../src/outbox/queue.js';
 import { startHousekeeping } from './housekeeping.js';
 import { createListingSync } from './listing-sync.js';
 import { startRelay } from './relay.js';
+import { startSequencer } from './sequencer.js';
 import { startWorker } from './worker.js';
 
 const config = loadConfig();
@@ -43,8 +45,11 @@ const metrics = createMetrics({ db: database.db, queue });
 const sync = createListingSync({ db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
-const housekeeping = startHousekeeping({ db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, logger });
+const housekeeping = startHousekeeping({
+  db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, changeRetentionDays: config.CHANGE_RETENTION_DAYS, logger,
+});
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
+const sequencer = startSequencer({ db: database.db, logger, intervalMs: config.CHANGE_SEQUENCER_INTERVAL_MS });
 
 // The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
 const health = createServer(async (req, res) => {
@@ -66,6 +71,7 @@ closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   else logger.info({ signal }, 'closing: finishing current jobs');
   housekeeping.stop();
   await relay.stop();
+  await sequencer.stop();
   await worker.close();
   await queue.close();
   health.close();

@@ -19,6 +19,8 @@ import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
+import { changeRoutes } from './routes/changes.js';
+import { exportRoutes } from './routes/export.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { listingRoutes } from './routes/listings.js';
@@ -109,6 +111,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(reviewRoutes, { reviews: deps.reviews });
     await countryScope.register(searchRoutes, { search: deps.search });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
+    await countryScope.register(changeRoutes, { changes: deps.changes });
+    await countryScope.register(exportRoutes, { exports: deps.exports });
   }, { prefix: '/:country' });
 
   return app;

@@ -53,6 +53,9 @@ export const ConfigSchema = Type.Object({
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 8 }),
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
+  CHANGE_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'Days the change feed keeps a change at least; an older cursor answers 410 gone' }),
+  CHANGE_SEQUENCER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 200, description: 'How often the indexer gives committed changes their feed positions (webhooks see changes without feed readers)' }),
+  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Exports one API instance streams at once, each holding a database connection; the next answers 503' }),
   REVIEWS_PER_PARTNER_PER_LISTING: Type.Integer({ minimum: 1, default: 100, description: 'Partner reviews one partner may hold on one listing; the next is 409 (website reviews are not counted)' }),
 });
 

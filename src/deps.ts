@@ -2,10 +2,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
+import { createChangesService, type ChangesService } from './changes/changes-service.js';
 import { databaseTimeouts, publicUrls, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
+import { createExportService, type ExportService } from './listings/export-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
 import { createOffersService, type OffersService } from './listings/offers-service.js';
@@ -40,6 +42,8 @@ export interface ApiDeps {
   images: ImagesService;
   reviews: ReviewsService;
   categories: CategoriesService;
+  changes: ChangesService;
+  exports: ExportService;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     images: createImagesService({ db: database.db, writes, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
+    changes: createChangesService({ db: database.db }),
+    exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config), maxConcurrent: config.EXPORT_CONCURRENCY }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

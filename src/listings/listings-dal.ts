@@ -197,10 +197,16 @@ export function liveListingsAfter(db: DbOrTx, country: string, afterId: number, 
     .orderBy(asc(listings.id)).limit(limit);
 }
 
-/** Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset pagination). */
-export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<number[]> {
+/**
+ * Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset
+ * pagination); only those `claimedBy` claims when given.
+ */
+export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number, claimedBy?: number): Promise<number[]> {
   const rows = await db.select({ id: listings.id }).from(listings)
-    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
+    .where(and(
+      eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId),
+      claimedBy === undefined ? undefined : eq(listings.claimedBy, claimedBy),
+    ))
     .orderBy(asc(listings.id)).limit(limit);
   return rows.map((r) => r.id);
 }

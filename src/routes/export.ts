@@ -1,0 +1,37 @@
+// The consistent export (docs/contract.md §16): NDJSON streamed from one database snapshot.
+import { pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { acceptsGzip } from '../accept-encoding.js';
+import type { ExportService } from '../listings/export-service.js';
+import { ExportBodySchema, ExportQuerySchema } from '../schemas/changes.js';
+import { CountryParamsSchema, errorResponses } from '../schemas/common.js';
+
+export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }> = async (app, { exports }) => {
+  app.get('/listings/export', {
+    // Streams for as long as the client takes to read it: no read timeout (src/plugins/read-timeout.ts).
+    // A client that stops reading is cut off by the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS)
+    // and the database's idle-in-transaction timeout (DB_IDLE_IN_TRANSACTION_TIMEOUT_MS).
+    config: { streamed: true },
+    // HEAD would read the whole export only to throw it away.
+    exposeHeadRoute: false,
+    schema: {
+      summary: 'Export listings as NDJSON from one consistent snapshot; continue with the change feed from `changes_after`',
+      tags: ['listings', 'changes'],
+      params: CountryParamsSchema,
+      querystring: ExportQuerySchema,
+      response: {
+        200: { description: 'NDJSON, gzip-compressed when Accept-Encoding allows it', content: { 'application/x-ndjson': { schema: ExportBodySchema } } },
+        ...errorResponses(),
+      },
+    },
+  }, async (request, reply) => {
+    const body = await exports.open(request.caller, request.country, request.query.scope);
+    reply.type('application/x-ndjson').header('vary', 'accept-encoding');
+    if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(body);
+    // pipeline destroys the body when the client goes away (Fastify destroys what it sends), which
+    // returns the export's database connection to the pool.
+    const gzip = pipeline(body, createGzip(), () => {});
+    return reply.header('content-encoding', 'gzip').send(gzip);
+  });
+};
