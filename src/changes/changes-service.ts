@@ -55,12 +55,13 @@ export function createChangesService({ db }: { db: Db }) {
      * them again. 410 when changes after `after` were purged already.
      */
     async page(caller: Caller, country: string, after: string | undefined, limit: number): Promise<FeedPage> {
+      const given = after === undefined || after === AFTER_NOW ? undefined : positionOf(after);
       await sequenceIfPending(db);
       if (after === AFTER_NOW) return { changes: [], next: encodeCursor((await feedWindow(db)).end), hasMore: false };
-      const from = after === undefined ? (await feedWindow(db)).purgedThrough : positionOf(after);
+      const from = given ?? (await feedWindow(db)).purgedThrough;
       const rows = await readCountryChangesAfter(db, country, from, limit + 1);
       // Read after the rows: a purge that ran before them shows here, so no page silently skips.
-      if (after !== undefined && from < (await feedWindow(db)).purgedThrough) {
+      if (given !== undefined && given < (await feedWindow(db)).purgedThrough) {
         throw new AppError('gone', 'changes after this cursor are no longer kept; start again from an export (GET /:country/listings/export)');
       }
       const scanned = rows.slice(0, limit);

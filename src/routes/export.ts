@@ -26,11 +26,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
       },
     },
   }, async (request, reply) => {
-    const body = await exports.open(request.caller, request.country, request.query.scope);
+    const body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
+    // However the answer ends (also when it never starts to stream), the body is destroyed, which
+    // returns its database connection to the pool; destroying an ended body does nothing.
+    reply.raw.once('close', () => body.destroy());
     reply.type('application/x-ndjson').header('vary', 'accept-encoding');
     if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(body);
-    // pipeline destroys the body when the client goes away (Fastify destroys what it sends), which
-    // returns the export's database connection to the pool.
     const gzip = pipeline(body, createGzip(), () => {});
     return reply.header('content-encoding', 'gzip').send(gzip);
   });

@@ -28,11 +28,11 @@ export const ChangesPageSchema = Type.Object({
 export type ChangesPage = Static<typeof ChangesPageSchema>;
 
 export const ExportQuerySchema = Type.Object({
-  scope: Type.Union([Type.Literal('claimed'), Type.Literal('all')], {
+  scope: Type.Optional(Type.Union([Type.Literal('claimed'), Type.Literal('all')], {
     default: 'claimed',
     description: '`claimed` (default): the listings you claim; `all`: every listing of the country',
     errorMessage: 'must be claimed or all',
-  }),
+  })),
 }, { additionalProperties: false });
 
 /**
