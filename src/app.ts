@@ -112,7 +112,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(searchRoutes, { search: deps.search });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
     await countryScope.register(changeRoutes, { changes: deps.changes });
-    await countryScope.register(exportRoutes, { exports: deps.exports });
+    await countryScope.register(exportRoutes, { exports: deps.exports, concurrency: config.EXPORT_CONCURRENCY });
   }, { prefix: '/:country' });
 
   return app;

@@ -55,7 +55,7 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
   CHANGE_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'Days the change feed keeps a change at least; an older cursor answers 410 gone' }),
   CHANGE_SEQUENCER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 200, description: 'How often the indexer gives committed changes their feed positions (webhooks see changes without feed readers)' }),
-  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Exports one API instance streams at once, each holding a database connection; the next answers 503' }),
+  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Exports one API instance streams at once, each holding a database connection; more wait for a slot' }),
   REVIEWS_PER_PARTNER_PER_LISTING: Type.Integer({ minimum: 1, default: 100, description: 'Partner reviews one partner may hold on one listing; the next is 409 (website reviews are not counted)' }),
 });
 

@@ -84,7 +84,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
     changes: createChangesService({ db: database.db }),
-    exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config), maxConcurrent: config.EXPORT_CONCURRENCY }),
+    exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

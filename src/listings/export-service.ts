@@ -12,7 +12,6 @@ import { sequenceIfPending } from '../changes/changes-service.js';
 import { encodeCursor } from '../changes/feed-cursor.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import * as schema from '../db/schema.js';
-import { AppError } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import { liveListingIdsAfter, loadListingRecords, type ListingRecord } from './listings-dal.js';
@@ -26,8 +25,6 @@ interface Deps {
   db: Db;
   pool: Pick<pg.Pool, 'connect'>;
   urls: PublicUrls;
-  /** Exports streamed at once by this instance; each holds a pooled connection for its duration. */
-  maxConcurrent: number;
 }
 
 /**
@@ -41,9 +38,7 @@ function exportedListing(record: ListingRecord, caller: Caller, urls: PublicUrls
   return withoutContact;
 }
 
-export function createExportService({ db, pool, urls, maxConcurrent }: Deps) {
-  let running = 0;
-
+export function createExportService({ db, pool, urls }: Deps) {
   async function* lines(tx: DbOrTx, caller: Caller, country: string, scope: ExportScope, feedEnd: number): AsyncGenerator<string> {
     const claimedBy = scope === 'claimed' ? caller.partnerId : undefined;
     let count = 0;
@@ -62,19 +57,16 @@ export function createExportService({ db, pool, urls, maxConcurrent }: Deps) {
   return {
     /**
      * Opens the snapshot and returns the export's body. Everything that can fail before the first
-     * byte (too many exports, the database) fails here, as an ordinary error answer; a failure
+     * byte (the database) fails here, as an ordinary error answer; a failure
      * later ends the body without its end line. The connection goes back to the pool when the body
      * ends, fails or is abandoned by the client.
      */
     async open(caller: Caller, country: string, scope: ExportScope): Promise<Readable> {
-      if (running >= maxConcurrent) throw new AppError('unavailable', `${maxConcurrent} exports are running already; retry later`);
-      running++;
       let client: pg.PoolClient | undefined;
       let closed = false;
       const close = async () => {
         if (closed) return;
         closed = true;
-        running--;
         if (!client) return;
         try {
           await client.query('rollback');

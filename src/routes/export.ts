@@ -4,10 +4,21 @@ import { createGzip } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { acceptsGzip } from '../accept-encoding.js';
 import type { ExportService } from '../listings/export-service.js';
+import { createSlots } from '../plugins/large-body-gate.js';
 import { ExportBodySchema, ExportQuerySchema } from '../schemas/changes.js';
 import { CountryParamsSchema, errorResponses } from '../schemas/common.js';
 
-export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }> = async (app, { exports }) => {
+interface Deps {
+  exports: ExportService;
+  /** Exports streamed at once (EXPORT_CONCURRENCY); each holds a pooled database connection. */
+  concurrency: number;
+}
+
+export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { exports, concurrency }) => {
+  // More exports than this wait for a slot, holding nothing but their socket: the pool's other
+  // connections stay for the write path and the other reads.
+  const slots = createSlots(concurrency);
+
   app.get('/listings/export', {
     // Streams for as long as the client takes to read it: no read timeout (src/plugins/read-timeout.ts).
     // A client that stops reading is cut off by the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS)
@@ -26,7 +37,22 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
       },
     },
   }, async (request, reply) => {
-    const body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
+    await slots.acquire();
+    let held = true;
+    const release = () => {
+      if (held) slots.release();
+      held = false;
+    };
+    // However the answer ends (also when it never starts), the slot is given back.
+    reply.raw.once('close', release);
+    if (request.raw.destroyed) return release(); // the client left while waiting; nobody to answer
+    let body;
+    try {
+      body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
+    } catch (err) {
+      release();
+      throw err;
+    }
     // However the answer ends (also when it never starts to stream), the body is destroyed, which
     // returns its database connection to the pool; destroying an ended body does nothing.
     reply.raw.once('close', () => body.destroy());
