@@ -1,5 +1,5 @@
 // The consistent export (docs/contract.md §16): NDJSON streamed from one database snapshot.
-import { pipeline } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { acceptsGzip } from '../accept-encoding.js';
@@ -39,23 +39,23 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { expor
   }, async (request, reply) => {
     await slots.acquire();
     let held = true;
-    const release = () => {
+    let body: Readable | undefined;
+    // However the answer ends (also when it never starts to stream), the slot is given back and
+    // the body destroyed, which returns its database connection to the pool. Idempotent.
+    const finish = () => {
       if (held) slots.release();
       held = false;
+      body?.destroy();
     };
-    // However the answer ends (also when it never starts), the slot is given back.
-    reply.raw.once('close', release);
-    if (request.raw.destroyed) return release(); // the client left while waiting; nobody to answer
-    let body;
+    reply.raw.once('close', finish);
+    if (request.raw.destroyed) return finish(); // the client left while waiting: nobody to answer
     try {
       body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
     } catch (err) {
-      release();
+      finish();
       throw err;
     }
-    // However the answer ends (also when it never starts to stream), the body is destroyed, which
-    // returns its database connection to the pool; destroying an ended body does nothing.
-    reply.raw.once('close', () => body.destroy());
+    if (request.raw.destroyed) return finish(); // the client left while the snapshot opened
     reply.type('application/x-ndjson').header('vary', 'accept-encoding');
     if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(body);
     const gzip = pipeline(body, createGzip(), () => {});
