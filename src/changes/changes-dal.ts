@@ -1,7 +1,7 @@
 // Every SQL statement on the change feed's table (docs/contract.md §14). Writers insert rows
 // without a position; the sequencer numbers committed rows afterwards, so feed positions follow
 // commit order, not the order in which transactions began.
-import { and, asc, eq, gt, gte, isNotNull, lte, max, min, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listingChanges, outbox } from '../db/schema.js';
 import type { ChangeKind } from './change-kinds.js';
@@ -125,7 +125,6 @@ export async function purgeablePosition(db: DbOrTx, cutoff: Date): Promise<numbe
 export async function purgeChangesThrough(db: DbOrTx, through: number, limit: number): Promise<number> {
   const oldest = db.select({ seq: listingChanges.seq }).from(listingChanges)
     .where(lte(listingChanges.seq, through)).orderBy(asc(listingChanges.seq)).limit(limit);
-  const deleted = await db.delete(listingChanges)
-    .where(sql`${listingChanges.seq} in (${oldest})`).returning({ id: listingChanges.id });
+  const deleted = await db.delete(listingChanges).where(inArray(listingChanges.seq, oldest)).returning({ id: listingChanges.id });
   return deleted.length;
 }
