@@ -1,6 +1,8 @@
 import t from 'tap';
 import { acceptsGzip } from '../../src/accept-encoding.js';
+import { CHANGE_KINDS } from '../../src/changes/change-kinds.js';
 import { decodeCursor, encodeCursor } from '../../src/changes/feed-cursor.js';
+import { movesVersion } from '../../src/listings/change-listing.js';
 
 t.test('a cursor names its feed position and nothing else can be read into it', async (t) => {
   for (const position of [0, 1, 42, 1_000_000, Number.MAX_SAFE_INTEGER]) {
@@ -33,4 +35,12 @@ t.test('gzip is used only when Accept-Encoding allows it', async (t) => {
   for (const header of [undefined, '', 'identity', 'br, deflate', 'gzip;q=0', 'gzip;q=0.0, br', '*, gzip;q=0', 'identity;q=1, *;q=0']) {
     t.notOk(acceptsGzip(header), String(header));
   }
+});
+
+t.test('offers and private changes are recorded without moving the public version; every other change moves it', async (t) => {
+  t.notOk(movesVersion('offer_set'));
+  t.notOk(movesVersion('offer_deleted'));
+  t.notOk(movesVersion('review_added', 7), 'a partner review (visible to its author only)');
+  t.notOk(movesVersion('review_deleted', 7));
+  for (const kind of CHANGE_KINDS.filter((k) => !k.startsWith('offer_'))) t.ok(movesVersion(kind), kind);
 });
