@@ -227,9 +227,12 @@ t.test('many concurrent writes with random delays before commit: a polling consu
     const res = await app.inject({ method: 'PUT', url: `/${country}/listings/${id}`, headers: owner.auth, payload: input() });
     t.equal(res.statusCode, 200);
   });
-  await Promise.all([...delayed, ...viaApi]);
-  writing = false;
-  await consumer;
+  try {
+    await Promise.all([...delayed, ...viaApi]);
+  } finally {
+    writing = false; // also when a write failed: the consumer must stop for the test to report it
+    await consumer;
+  }
 
   const keys = seen.map((e) => `${e.id}@${e.version}`);
   t.equal(new Set(keys).size, keys.length, 'no change twice');

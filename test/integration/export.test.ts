@@ -33,7 +33,7 @@ const exportOf = (auth: Auth, query = '', headers: Record<string, string> = {}) 
 
 /** The export's listings and its end line, from an uncompressed body. */
 function parse(text: string): { listings: Line[]; end: NonNullable<Line['end']> } {
-  t.ok(text.endsWith('\n'), 'every line ends with a newline');
+  if (!text.endsWith('\n')) throw new Error('the body does not end with a newline');
   const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
   const end = lines.pop()!;
   if (!end.end) throw new Error(`no end line: ${JSON.stringify(end).slice(0, 200)}`);
