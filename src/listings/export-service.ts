@@ -79,7 +79,11 @@ export function createExportService({ db, pool, urls }: Deps) {
         // Changes committed just now get their positions first, so fewer of them come back in the feed.
         await sequenceIfPending(db);
         client = await pool.connect();
-        await client.query('begin isolation level repeatable read, read only');
+        // Between two batches the transaction idles while the client reads the last one, which on a
+        // slow link can take longer than DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: that limit is lifted for
+        // this transaction. A client that stops reading is cut off by the socket's idle timeout
+        // (HTTP_IDLE_TIMEOUT_MS) instead, which ends the transaction (close, below). One round trip.
+        await client.query('begin isolation level repeatable read, read only; set local idle_in_transaction_session_timeout = 0');
         const tx = drizzle(client, { schema });
         const { end } = await feedWindow(tx);
         const body = Readable.from(lines(tx, caller, country, scope, end), { objectMode: false });

@@ -21,8 +21,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { expor
 
   app.get('/listings/export', {
     // Streams for as long as the client takes to read it: no read timeout (src/plugins/read-timeout.ts).
-    // A client that stops reading is cut off by the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS)
-    // and the database's idle-in-transaction timeout (DB_IDLE_IN_TRANSACTION_TIMEOUT_MS).
+    // A client that stops reading is cut off by the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS).
     config: { streamed: true },
     // HEAD would read the whole export only to throw it away.
     exposeHeadRoute: false,
