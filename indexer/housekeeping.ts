@@ -1,8 +1,9 @@
 // Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
-// outbox events indexed and webhook deliveries finished more than a week ago, and stored image
-// files no live image refers to.
+// outbox events indexed and webhook deliveries finished more than a week ago, change-feed entries
+// past their retention (CHANGE_RETENTION_DAYS), and stored image files no live image refers to.
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
+import { purgeChangesThrough, purgeablePosition } from '../src/changes/changes-dal.js';
 import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
@@ -15,6 +16,8 @@ const DELIVERIES_KEEP_MS = 7 * 24 * 3600 * 1000;
 /** Rows deleted per statement: each stays far inside the statement timeout however large the backlog. */
 const PURGE_BATCH = 5_000;
 
+const DAY_MS = 24 * 3600 * 1000;
+
 /** Runs a batched delete until a batch comes back short; returns the rows deleted. */
 async function purgeInBatches(purgeBatch: (limit: number) => Promise<number>): Promise<number> {
   let total = 0;
@@ -25,20 +28,23 @@ async function purgeInBatches(purgeBatch: (limit: number) => Promise<number>): P
   }
 }
 
-export async function purgeExpired(db: Db): Promise<{ keys: number; events: number; deliveries: number }> {
+export async function purgeExpired(db: Db, { changeRetentionDays = 7 }: { changeRetentionDays?: number } = {}): Promise<{ keys: number; events: number; deliveries: number; changes: number }> {
   const now = Date.now();
   const keys = await purgeExpiredIdempotencyKeys(db, now);
   const events = await purgeInBatches((limit) => purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), limit));
   const deliveries = await purgeInBatches((limit) => purgeFinishedDeliveries(db, new Date(now - DELIVERIES_KEEP_MS), limit));
-  return { keys, events, deliveries };
+  // The oldest positions first, so the feed keeps an unbroken run of positions (changes-dal.ts).
+  const through = await purgeablePosition(db, new Date(now - changeRetentionDays * DAY_MS));
+  const changes = await purgeInBatches((limit) => purgeChangesThrough(db, through, limit));
+  return { keys, events, deliveries, changes };
 }
 
 export function startHousekeeping(
-  { db, media, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; logger: Logger },
+  { db, media, changeRetentionDays, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; changeRetentionDays: number; logger: Logger },
   intervalMs = 15 * 60 * 1000,
 ): { stop(): void } {
   // Two independent chores: one failing must not starve the other.
-  const chores = { rows: () => purgeExpired(db), mediaFiles: () => sweepMediaFiles({ db, ...media }) };
+  const chores = { rows: () => purgeExpired(db, { changeRetentionDays }), mediaFiles: () => sweepMediaFiles({ db, ...media }) };
   const timer = setInterval(() => {
     for (const [chore, run] of Object.entries(chores)) {
       run().then(

@@ -1,6 +1,6 @@
-// The indexer process: consumes index jobs, relays stranded outbox events, fans feed changes out
-// into webhook deliveries and sends them, answers health checks on INDEXER_PORT, and on
-// SIGTERM/SIGINT finishes its current jobs before exiting.
+// The indexer process: consumes index jobs, relays stranded outbox events, numbers committed
+// changes for the change feed, fans them out into webhook deliveries and sends them, answers
+// health checks on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
@@ -21,6 +21,7 @@ import { createListingSync } from './listing-sync.js';
 import { startRelay } from './relay.js';
 import { startDeliverySweeper, startDeliveryWorker } from './webhook-delivery.js';
 import { startDispatcher } from './webhook-dispatch.js';
+import { startSequencer } from './sequencer.js';
 import { startWorker } from './worker.js';
 
 /** How often due webhook deliveries whose job went missing are looked for. */
@@ -54,7 +55,9 @@ const sync = createListingSync({
 });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
-const housekeeping = startHousekeeping({ db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, logger });
+const housekeeping = startHousekeeping({
+  db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, changeRetentionDays: config.CHANGE_RETENTION_DAYS, logger,
+});
 const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
 // Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
 // its own sends them (a slow receiver never delays indexing), the sweeper re-enqueues lost ones.
@@ -65,6 +68,7 @@ const deliveryWorker = startDeliveryWorker({
   schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
 });
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
+const sequencer = startSequencer({ db: database.db, logger, intervalMs: config.CHANGE_SEQUENCER_INTERVAL_MS });
 
 // The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
 const health = createServer(async (req, res) => {
@@ -90,6 +94,7 @@ closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   await relay.stop();
   await dispatcher.stop();
   await sweeper.stop();
+  await sequencer.stop();
   await worker.close();
   // Attempts in flight finish (within WEBHOOK_TIMEOUT_MS); an unfinished one is retried by the sweeper.
   await deliveryWorker.close();

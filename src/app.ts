@@ -20,6 +20,8 @@ import { requestId } from './plugins/request-id.js';
 import { installRequestLog } from './plugins/request-log.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
+import { changeRoutes } from './routes/changes.js';
+import { exportRoutes } from './routes/export.js';
 import { healthRoutes } from './routes/health.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { listingRoutes } from './routes/listings.js';
@@ -117,6 +119,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(searchRoutes, { search: deps.search });
     await countryScope.register(matchRoutes, { match: deps.match });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
+    await countryScope.register(changeRoutes, { changes: deps.changes });
+    await countryScope.register(exportRoutes, { exports: deps.exports, concurrency: config.EXPORT_CONCURRENCY });
   }, { prefix: '/:country' });
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {

@@ -2,10 +2,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createCategoriesService, type CategoriesService } from './categories/categories-service.js';
+import { createChangesService, type ChangesService } from './changes/changes-service.js';
 import { databaseTimeouts, publicUrls, webhookTargetPolicy, type Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { createListingWrites, type ListingWrites } from './listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from './listings/claims-service.js';
+import { createExportService, type ExportService } from './listings/export-service.js';
 import { createListingsService, type ListingsService } from './listings/listings-service.js';
 import { createMatchService, type MatchService } from './match/match-service.js';
 import { createMappingsService, type MappingsService } from './listings/mappings-service.js';
@@ -45,6 +47,8 @@ export interface ApiDeps {
   reviews: ReviewsService;
   categories: CategoriesService;
   webhooks: WebhooksService;
+  changes: ChangesService;
+  exports: ExportService;
   close(): Promise<void>;
 }
 
@@ -86,6 +90,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
     webhooks: createWebhooksService({ db: database.db, countries: config.countries, policy: webhookTargetPolicy(config) }),
+    changes: createChangesService({ db: database.db }),
+    exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

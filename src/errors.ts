@@ -1,7 +1,7 @@
 // The error kinds of docs/contract.md §11. Services throw these; one Fastify error handler turns
 // them into `{type, message, details}` bodies with the matching status.
 export type ErrorType =
-  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
+  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'gone'
   | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable'
   // Rejected by the HTTP layer before any route runs (beyond the contract's table).
   | 'request_timeout' | 'uri_too_long' | 'headers_too_large';
@@ -12,6 +12,7 @@ export const STATUS_OF: Record<ErrorType, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -1,11 +1,43 @@
 // Every SQL statement on the change feed's table (docs/contract.md §14). Writers insert rows
 // without a position; the sequencer numbers committed rows afterwards, so feed positions follow
 // commit order, not the order in which transactions began.
-import { and, asc, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { listingChanges } from '../db/schema.js';
+import { listingChanges, outbox } from '../db/schema.js';
+import type { ChangeKind } from './change-kinds.js';
 
 export type ChangeRow = typeof listingChanges.$inferSelect & { seq: number };
+
+/** One change of a listing as its writer records it (docs/contract.md §14). */
+export interface RecordedChange {
+  listingId: number;
+  country: string;
+  kind: ChangeKind;
+  /** The listing's version after the change. */
+  version: number;
+  /** Who claims the listing after the change; for `unclaimed`, who claimed it before. */
+  claimedBy: number | null;
+  /** Set when only this partner (and admins) may learn of the change: its own review. */
+  visibleTo?: number | null;
+}
+
+/**
+ * Records `change` in the writing transaction and, when `indexed`, the outbox event of the same
+ * listing and version as well, in one statement (a data-modifying CTE): one round trip, not two,
+ * on every write that moves a listing's version.
+ */
+export async function recordChange(tx: DbOrTx, change: RecordedChange, { indexed }: { indexed: boolean }): Promise<void> {
+  const row = {
+    listingId: change.listingId, country: change.country, kind: change.kind, version: change.version,
+    claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null,
+  };
+  if (!indexed) {
+    await tx.insert(listingChanges).values(row);
+    return;
+  }
+  const indexEvent = tx.$with('index_event').as(tx.insert(outbox).values({ listingId: change.listingId, country: change.country, version: change.version }));
+  await tx.with(indexEvent).insert(listingChanges).values(row);
+}
 
 /** Any fixed 64-bit number: the advisory lock that lets one sequencer run at a time, cluster-wide. */
 const SEQUENCER_LOCK = 7_241_016_001;
@@ -40,4 +72,59 @@ export function readChangesAfter(db: DbOrTx, afterSeq: number, limit: number): P
     .where(and(isNotNull(listingChanges.seq), gt(listingChanges.seq, afterSeq)))
     .orderBy(asc(listingChanges.seq))
     .limit(limit) as Promise<ChangeRow[]>;
+}
+
+/**
+ * Up to `limit` numbered changes of `country` after position `afterSeq`, in feed order, whoever
+ * may see them: the reader filters, so that its cursor still moves past the ones it skips.
+ */
+export function readCountryChangesAfter(db: DbOrTx, country: string, afterSeq: number, limit: number): Promise<ChangeRow[]> {
+  return db.select().from(listingChanges)
+    .where(and(eq(listingChanges.country, country), gt(listingChanges.seq, afterSeq)))
+    .orderBy(asc(listingChanges.seq))
+    .limit(limit) as Promise<ChangeRow[]>;
+}
+
+/** Whether a committed change still waits for its position: the feed's readers sequence only then. */
+export async function hasPendingChanges(db: DbOrTx): Promise<boolean> {
+  const { rows: [row] } = await db.execute<{ pending: boolean }>(sql`select exists (select 1 from ${listingChanges} where seq is null) as pending`);
+  return row!.pending;
+}
+
+/**
+ * The kept window of the feed: positions above `purgedThrough` are all still there, up to `end`,
+ * the newest. Positions are dense and purges remove the oldest ones first (purgeChangesThrough),
+ * so the highest purged position is the lowest kept one minus one; 0 and 0 for an empty feed.
+ */
+export async function feedWindow(db: DbOrTx): Promise<{ purgedThrough: number; end: number }> {
+  const [row] = await db.select({ first: min(listingChanges.seq), last: max(listingChanges.seq) }).from(listingChanges);
+  return { purgedThrough: row?.first == null ? 0 : row.first - 1, end: row?.last ?? 0 };
+}
+
+/**
+ * The highest position whose change, and every change before it, was written before `cutoff`:
+ * what retention may purge. It stops below the first change younger than `cutoff` (so every
+ * change is kept at least that long) and below the newest one, which the sequencer numbers on from.
+ */
+export async function purgeablePosition(db: DbOrTx, cutoff: Date): Promise<number> {
+  const { purgedThrough, end } = await feedWindow(db);
+  // Walks the positions upwards from the oldest: cheap, as everything before the first young
+  // change is what the purge then removes.
+  const [young] = await db.select({ seq: listingChanges.seq }).from(listingChanges)
+    .where(and(isNotNull(listingChanges.seq), gte(listingChanges.at, cutoff)))
+    .orderBy(asc(listingChanges.seq)).limit(1);
+  const limit = young?.seq == null ? end : young.seq - 1;
+  return Math.max(purgedThrough, Math.min(limit, end - 1));
+}
+
+/**
+ * Deletes up to `limit` changes at positions up to `through`, the oldest first, and returns how
+ * many went. Oldest first, so that the kept positions stay one unbroken run even when a purge
+ * stops half-way: feedWindow relies on it.
+ */
+export async function purgeChangesThrough(db: DbOrTx, through: number, limit: number): Promise<number> {
+  const oldest = db.select({ seq: listingChanges.seq }).from(listingChanges)
+    .where(lte(listingChanges.seq, through)).orderBy(asc(listingChanges.seq)).limit(limit);
+  const deleted = await db.delete(listingChanges).where(inArray(listingChanges.seq, oldest)).returning({ id: listingChanges.id });
+  return deleted.length;
 }

@@ -161,6 +161,8 @@ export const listingChanges = pgTable('listing_changes', {
   visibleTo: id('visible_to'),
 }, (t) => [
   uniqueIndex('listing_changes_seq_idx').on(t.seq),
+  // A country's feed page: GET /:country/changes reads one country's changes in position order.
+  index('listing_changes_country_seq_idx').on(t.country, t.seq),
   index('listing_changes_unsequenced_idx').on(t.id).where(sql`seq is null`),
   index('listing_changes_at_idx').on(t.at),
 ]);

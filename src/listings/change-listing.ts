@@ -1,14 +1,15 @@
 // The one unit of work of every listing workflow (update, delete, claims, suppression, offers,
 // images, reviews; create has its own entry, addListing). One transaction locks the listing row,
-// applies the ownership rule under the lock, runs the workflow and, when the workflow changed what
-// the index shows, moves the listing to its next version and records the outbox event; the event
-// is published after commit (README "Architecture": the outbox is the guarantee, the enqueue only
-// saves latency).
+// applies the ownership rule under the lock, runs the workflow and records the change it names
+// for the change feed (docs/contract.md §14); when the change is part of what the index shows, it
+// also moves the listing to its next version and records the outbox event. The event is published
+// after commit (README "Architecture": the outbox is the guarantee, the enqueue only saves latency).
+import type { ChangeKind } from '../changes/change-kinds.js';
+import { recordChange } from '../changes/changes-dal.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { SyncListingJob } from '../outbox/jobs.js';
-import { recordIndexEvent } from '../outbox/outbox-dal.js';
 import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
 import { bumpVersion, findLiveListing, lockLiveListing, type ListingRow } from './listings-dal.js';
@@ -23,12 +24,21 @@ export type OwnershipRule = 'forbidden' | 'conflict' | 'none';
 
 export interface ListingChange<T> {
   result: T;
-  /**
-   * Whether the index must learn of the change (default true). False for a repeated call that
-   * changed nothing and for changes the index does not show (offers, partner reviews): no new
-   * version, no outbox event.
-   */
-  changed?: boolean;
+  /** What the workflow changed, as the change feed names it; null when it changed nothing (a repeated claim). */
+  change: ChangeKind | null;
+  /** Set when only this partner (and admins) may learn of the change: a partner's own review. */
+  visibleTo?: number;
+}
+
+const UNINDEXED_KINDS: ReadonlySet<ChangeKind> = new Set(['offer_set', 'offer_deleted']);
+
+/**
+ * Whether a change moves the listing to its next version and reaches the index. Offers are not
+ * part of the index document; a private change (a partner's own review) must not move the public
+ * version, which would tell every partner it exists (docs/contract.md §9, §14).
+ */
+export function movesVersion(kind: ChangeKind, visibleTo?: number): boolean {
+  return !UNINDEXED_KINDS.has(kind) && visibleTo === undefined;
 }
 
 /** Throws 403 or 409, as `rule` says, when another partner holds the claim on listing `id`. */
@@ -53,10 +63,11 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
 
   return {
     /**
-     * Locks the live listing `id` of `country` (404 without one), applies `rule`, runs `fn` and,
-     * when `fn` says the listing changed, bumps its version and records the outbox event. The
-     * ownership check must run under the lock: a claim committed in between would otherwise let
-     * another partner's write land on the newly claimed listing.
+     * Locks the live listing `id` of `country` (404 without one), applies `rule`, runs `fn` and
+     * records the change `fn` names (none when it names none), with a new version and an outbox
+     * event when movesVersion says so. The ownership check must run under the lock: a claim
+     * committed in between would otherwise let another partner's write land on the newly claimed
+     * listing.
      */
     changeListing<T>(
       caller: Caller,
@@ -69,23 +80,27 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
         const row = await lockLiveListing(tx, country, id);
         if (!row) throw notFound(`listing ${id}`);
         assertOwnership(row.claimedBy, caller, id, rule);
-        const { result, changed = true } = await fn(tx, row);
-        if (!changed) return { result };
-        const event = { listingId: id, country, version: await bumpVersion(tx, id) };
-        await recordIndexEvent(tx, event);
-        return { event, result };
+        const { result, change, visibleTo } = await fn(tx, row);
+        if (change === null) return { result };
+        const indexed = movesVersion(change, visibleTo);
+        const version = indexed ? await bumpVersion(tx, id) : row.version;
+        // After the change: a claim hands the listing to the caller; for `unclaimed` the feed keeps
+        // the claimant before it (webhook scope `claimed`, docs/contract.md §15).
+        const claimedBy = change === 'claimed' ? caller.partnerId : row.claimedBy;
+        await recordChange(tx, { listingId: id, country, kind: change, version, claimedBy, visibleTo }, { indexed });
+        return { event: indexed ? { listingId: id, country, version } : undefined, result };
       });
     },
 
     /**
-     * Runs `insert`, which adds one listing at its first version and returns it, and records the
-     * outbox event of that version; returns the new id.
+     * Runs `insert`, which adds one listing at its first version and returns it, and records its
+     * `created` change with the outbox event of that version; returns the new id.
      */
-    addListing(country: string, insert: (tx: DbOrTx) => Promise<{ id: number; version: number }>): Promise<number> {
+    addListing(country: string, insert: (tx: DbOrTx) => Promise<{ id: number; version: number; claimedBy: number | null }>): Promise<number> {
       return commitThenPublish(async (tx) => {
         const listing = await insert(tx);
         const event = { listingId: listing.id, country, version: listing.version };
-        await recordIndexEvent(tx, event);
+        await recordChange(tx, { ...event, kind: 'created', claimedBy: listing.claimedBy }, { indexed: true });
         return { event, result: listing.id };
       });
     },

@@ -134,16 +134,16 @@ function subObjectInserts(country: string, subs: SubObjects): SQL {
 }
 
 /**
- * Inserts a listing with its sub-objects in one statement; returns its id and version, and how
+ * Inserts a listing with its sub-objects in one statement; returns its id, version and claimant, and how
  * many of `subs.categoryIds` were known categories of its country (and so inserted).
  */
 export async function insertListingWithSubObjects(
   tx: DbOrTx, values: NewListing, subs: SubObjects,
-): Promise<{ id: number; version: number; knownCategories: number }> {
-  const listing = tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version });
-  const { rows } = await tx.execute<{ id: number; version: number; knownCategories: number }>(sql`
+): Promise<{ id: number; version: number; claimedBy: number | null; knownCategories: number }> {
+  const listing = tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version, claimedBy: listings.claimedBy });
+  const { rows } = await tx.execute<{ id: number; version: number; claimedBy: number | null; knownCategories: number }>(sql`
     with l as (${listing.getSQL()}), ${subObjectInserts(values.country, subs)}
-    select id, version, (select count(*) from inserted_categories)::int as "knownCategories" from l`);
+    select id, version, claimed_by as "claimedBy", (select count(*) from inserted_categories)::int as "knownCategories" from l`);
   return rows[0]!;
 }
 
@@ -242,8 +242,10 @@ export async function findOffer(db: DbOrTx, listingId: number): Promise<StoredOf
   return offer;
 }
 
-export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<void> {
-  await tx.delete(offers).where(eq(offers.listingId, listingId));
+/** Deletes the offer of a listing; returns whether it had one. */
+export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<boolean> {
+  const deleted = await tx.delete(offers).where(eq(offers.listingId, listingId)).returning({ listingId: offers.listingId });
+  return deleted.length > 0;
 }
 
 /** Up to `limit` live listings of a country with an id above `afterId`, in id order, with their versions (keyset pagination). */
@@ -253,10 +255,16 @@ export function liveListingsAfter(db: DbOrTx, country: string, afterId: number, 
     .orderBy(asc(listings.id)).limit(limit);
 }
 
-/** Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset pagination). */
-export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<number[]> {
+/**
+ * Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset
+ * pagination); only those `claimedBy` claims when given.
+ */
+export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number, claimedBy?: number): Promise<number[]> {
   const rows = await db.select({ id: listings.id }).from(listings)
-    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
+    .where(and(
+      eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId),
+      claimedBy === undefined ? undefined : eq(listings.claimedBy, claimedBy),
+    ))
     .orderBy(asc(listings.id)).limit(limit);
   return rows.map((r) => r.id);
 }

@@ -94,7 +94,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         // A category it did not know: the transaction rolls back with the 400.
         if (listing.knownCategories !== input.categories.length) await refuse();
         if (input.source_id !== undefined) await addMapping(tx, caller, country, listing.id, input.source_id);
-        return { id: listing.id, version: listing.version };
+        return { id: listing.id, version: listing.version, claimedBy: listing.claimedBy };
       });
       return readOrThrow(db, country, id, false); // the create response carries no images
     },
@@ -110,7 +110,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         if (errors.length) throw validationError(errors);
         await replaceListing(tx, id, country, listingFields(input, normalised), subObjectsOf(input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-        return { result: undefined };
+        return { result: undefined, change: 'updated' };
       });
       return readOrThrow(db, country, id);
     },
@@ -123,7 +123,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         // Its image files stop being served now (only live listings' images are) and are removed
         // later, unless another listing shares them.
         await markListingFilesForCleanup(tx, id);
-        return { result: undefined };
+        return { result: undefined, change: 'deleted' };
       });
     },
   };

@@ -1,5 +1,6 @@
 // The offer of a listing (docs/contract.md §7). Offers are not shown in searches, so they change
-// no version and write no outbox event; they still hold the listing row like every other write.
+// no version and write no outbox event (change-listing.ts, movesVersion); they still hold the
+// listing row like every other write and appear in the change feed.
 import type { Db } from '../db/client.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
@@ -12,7 +13,7 @@ export function createOffersService({ db, writes }: { db: Db; writes: Pick<Listi
     put: (caller: Caller, country: string, id: number, offer: Offer): Promise<void> =>
       writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
         await upsertOffer(tx, id, offer);
-        return { result: undefined, changed: false };
+        return { result: undefined, change: 'offer_set' };
       }),
 
     async get(country: string, id: number): Promise<Offer> {
@@ -24,8 +25,8 @@ export function createOffersService({ db, writes }: { db: Db; writes: Pick<Listi
 
     remove: (caller: Caller, country: string, id: number): Promise<void> =>
       writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        await deleteOffer(tx, id);
-        return { result: undefined, changed: false };
+        // Deleting an absent offer is idempotent (204) and, having changed nothing, records nothing.
+        return { result: undefined, change: await deleteOffer(tx, id) ? 'offer_deleted' : null };
       }),
   };
 }

@@ -67,7 +67,7 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
       return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
         if (await countImages(tx, listingId) >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
         const row = await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored });
-        return { result: toImage(row, mediaBaseUrl) };
+        return { result: toImage(row, mediaBaseUrl), change: 'image_added' };
       });
     },
 
@@ -83,7 +83,7 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
           ...stored,
         });
         if (before.key !== row.key || before.ext !== row.ext) await markForCleanup(tx, before);
-        return { result: toImage(row, mediaBaseUrl) };
+        return { result: toImage(row, mediaBaseUrl), change: 'image_changed' };
       });
     },
 
@@ -92,7 +92,7 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
         const image = await imageOf(tx, listingId, imageId);
         await deleteImage(tx, imageId);
         await markForCleanup(tx, image);
-        return { result: undefined };
+        return { result: undefined, change: 'image_deleted' };
       });
     },
 

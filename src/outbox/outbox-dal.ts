@@ -1,15 +1,11 @@
 // Every SQL statement on the outbox, the API → indexer contract: the API records events in its
-// writing transactions; the indexer marks them processed, relays stranded ones and purges old
+// writing transactions (with the change-feed entry, in one statement: src/changes/changes-dal.ts
+// recordChange); the indexer marks them processed, relays stranded ones and purges old
 // ones; a reindex reopens those its copy may have missed; metrics and the CLI count the backlog.
 import { and, count, eq, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { outbox } from '../db/schema.js';
 import type { SyncListingJob } from './jobs.js';
-
-/** Records that listing `listingId` changed to `version`; call inside the writing transaction. */
-export async function recordIndexEvent(tx: DbOrTx, event: SyncListingJob): Promise<void> {
-  await tx.insert(outbox).values({ listingId: event.listingId, country: event.country, version: event.version });
-}
 
 /**
  * Marks done, in one statement, every pending event of each listing up to its `version`:

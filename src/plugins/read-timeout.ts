@@ -5,10 +5,21 @@
 // before the commit, and by the body and request timeouts.
 import type { FastifyInstance } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A read that streams its answer for as long as the client takes to read it (the export):
+     * no handler timeout, which would cut the stream off mid-body. Its own route says what bounds it.
+     */
+    streamed?: boolean;
+  }
+}
+
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 export function installReadTimeout(app: FastifyInstance, { ms }: { ms: number }): void {
   app.addHook('onRoute', (route) => {
+    if (route.config?.streamed) return;
     if (route.handlerTimeout === undefined && [route.method].flat().every(isRead)) route.handlerTimeout = ms;
   });
 }

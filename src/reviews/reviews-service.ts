@@ -1,6 +1,7 @@
 // Reviews (docs/contract.md §9). A partner sees website reviews and its own; an admin sees all.
 // Only website reviews make the public rating (docs/contract.md §5), so only they bump the listing
-// version: a partner review that moved the version would tell every partner it exists.
+// version: a partner review that moved the version would tell every partner it exists. For the
+// same reason a partner review's change-feed entry is visible only to its author (and admins).
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
 import { conflict, forbidden, notFound, validationError } from '../errors.js';
@@ -22,6 +23,9 @@ const toReview = (row: ReviewRow): Review => ({
   id: String(row.id), source_id: row.sourceId, reviewer: row.reviewer, reviewed: row.reviewed,
   title: row.title, text: row.text, rating: row.rating, date_time: row.dateTime,
 });
+
+/** Who alone (besides admins) may learn of a change of review `row`: its author, unless a website review. */
+const privateTo = (row: ReviewRow): { visibleTo?: number } => (row.origin === 'website' ? {} : { visibleTo: row.partnerId });
 
 /** A partner sees website reviews and its own; an admin sees all. */
 const readerOf = (caller: Caller): ReviewReader => ({ partnerId: caller.partnerId, all: caller.role === 'admin' });
@@ -85,7 +89,7 @@ export function createReviewsService({ db, writes, maxPerPartner }: Deps) {
           sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
           text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
         });
-        return { result: toReview(row), changed: origin === 'website' };
+        return { result: toReview(row), change: 'review_added', ...privateTo(row) };
       });
     },
 
@@ -94,7 +98,7 @@ export function createReviewsService({ db, writes, maxPerPartner }: Deps) {
         const row = await visibleReview(tx, caller, listingId, reviewId);
         if (caller.role !== 'admin' && row.partnerId !== caller.partnerId) throw forbidden('website reviews can only be deleted by the service');
         await deleteReview(tx, reviewId);
-        return { result: undefined, changed: row.origin === 'website' };
+        return { result: undefined, change: 'review_deleted', ...privateTo(row) };
       });
     },
   };

@@ -42,7 +42,7 @@ async function openRename(id: number, name: string): Promise<{ commit(): Promise
     await tx.update(listings).set({ name }).where(eq(listings.id, id));
     begun();
     await released;
-    return { result: undefined };
+    return { result: undefined, change: 'updated' as const };
   });
   await Promise.race([hasBegun, done]);
   return {

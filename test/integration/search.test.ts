@@ -35,7 +35,7 @@ async function settled(query: string, count: number) {
 async function setStored(id: string, values: Partial<typeof listings.$inferInsert>) {
   await deps.listingWrites.changeListing(caller, 'de', Number(id), 'forbidden', async (tx) => {
     await tx.update(listings).set(values).where(eq(listings.id, Number(id)));
-    return { result: undefined };
+    return { result: undefined, change: 'updated' as const };
   });
 }
 
