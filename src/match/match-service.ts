@@ -64,7 +64,7 @@ export function createMatchService({ opensearch, names, logger }: { opensearch: 
       const { search, probe } = parseMatchRequest(request, country);
       const res = await opensearch.search({ index: names.listingsAlias(country), body: buildMatchQuery(search) as Record<string, unknown> });
       const result = res.body as unknown as { took: number; timed_out: boolean; hits: { hits: { _source: MatchHitSource }[] } };
-      logger.info({ search: 'match', country, took: result.took, hits: result.hits.hits.length }, 'opensearch search');
+      logger.debug({ search: 'match', country, took: result.took, hits: result.hits.hits.length }, 'opensearch search');
       if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
       return { candidates: rankCandidates(probe, result.hits.hits.map((hit) => candidateOf(hit._source)), country) };
     },

@@ -46,7 +46,8 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   async function search<T>(country: string, kind: string, body: Record<string, unknown>, key: string) {
     const res = await opensearch.search({ index: names.listingsAlias(country), body, preference: `q${key}` });
     const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits: Hit<T>[] } };
-    logger.info({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor: 'search_after' in body }, 'opensearch search');
+    // Debug level: a request writes at most one line at info (src/plugins/request-log.ts).
+    logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor: 'search_after' in body }, 'opensearch search');
     // A partial answer is no answer (pelias: timed_out is an error).
     if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
     return result.hits;
