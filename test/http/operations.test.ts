@@ -81,7 +81,8 @@ t.test('logs carry the request id and never the API key or image payloads', asyn
   const sink = new Writable({ write(chunk, _enc, done) { logged += chunk.toString(); done(); } });
   const logger = pino({ level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
   const deps = createApiDeps(config, logger);
-  const logged_app = await buildApp({ config, logger, deps });
+  // Every successful request logged, as the image upload below must be.
+  const logged_app = await buildApp({ config: { ...config, LOG_SUCCESS_SAMPLE_RATE: 1 }, logger, deps });
   t.teardown(async () => { await logged_app.close(); await deps.close(); });
   const { auth } = await partner();
   const { id } = (await logged_app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json();

