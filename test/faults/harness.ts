@@ -2,6 +2,7 @@
 // through HTTP that retries until each write is acknowledged, and the checks that every
 // acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
 import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
 import { count, isNull } from 'drizzle-orm';
 import { reconcileCountry } from '../../indexer/reconcile.js';
 import { outbox } from '../../src/db/schema.js';
@@ -132,4 +133,17 @@ export async function acknowledgedWritesKept(deps: ApiDeps, country: string, exp
     if (doc?.version !== Number(row.version)) wrongVersion.push(`${id}: version ${row.version} in PostgreSQL, ${doc?.version ?? 'no document'} in the index`);
   }
   return { notInPostgres, wrongVersion };
+}
+
+/**
+ * The cluster suites' verdict after a run of acknowledged writes: reconcile agrees, every write is
+ * in the index and in PostgreSQL, and every live listing is indexed at its version.
+ */
+export async function assertNothingLost(t: Test, deps: ApiDeps, country: string, expected: Map<string, Expected>, retries: number) {
+  const { differences, wrong } = await assertConverged(deps, country, expected);
+  t.same(differences, [], 'reconcile: PostgreSQL and OpenSearch agree on ids and versions');
+  t.same(wrong, [], `every acknowledged write is in the index (${expected.size} listings, ${retries} retried requests)`);
+  const { notInPostgres, wrongVersion } = await acknowledgedWritesKept(deps, country, expected);
+  t.same(notInPostgres, [], 'every acknowledged write is in PostgreSQL');
+  t.same(wrongVersion, [], 'every live listing is in the index at its version');
 }
