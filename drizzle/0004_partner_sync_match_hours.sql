@@ -1,3 +1,8 @@
+CREATE TABLE "change_feed_purges" (
+	"country" text PRIMARY KEY NOT NULL,
+	"through" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "listing_changes" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"seq" bigint,

@@ -7,7 +7,7 @@ import { purgeChangesThrough, purgeablePosition } from '../src/changes/changes-d
 import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
-import { purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
+import { dispatchedThrough, purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
 /** Finished webhook deliveries stay listed (GET /webhooks/:id/deliveries) this long. */
@@ -34,7 +34,9 @@ export async function purgeExpired(db: Db, { changeRetentionDays = 7 }: { change
   const events = await purgeInBatches((limit) => purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), limit));
   const deliveries = await purgeInBatches((limit) => purgeFinishedDeliveries(db, new Date(now - DELIVERIES_KEEP_MS), limit));
   // The oldest positions first, so the feed keeps an unbroken run of positions (changes-dal.ts).
-  const through = await purgeablePosition(db, new Date(now - changeRetentionDays * DAY_MS));
+  // Never past what the webhook dispatcher has fanned out: an indexer that was down longer than
+  // the retention still delivers every change once it is back.
+  const through = Math.min(await purgeablePosition(db, new Date(now - changeRetentionDays * DAY_MS)), (await dispatchedThrough(db)) ?? Infinity);
   const changes = await purgeInBatches((limit) => purgeChangesThrough(db, through, limit));
   return { keys, events, deliveries, changes };
 }

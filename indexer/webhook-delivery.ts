@@ -7,10 +7,10 @@ import type { Db } from '../src/db/client.js';
 import { parseDeliveryJob, WEBHOOK_QUEUE, type DeliveryJob, type DeliveryQueue } from '../src/webhooks/delivery-queue.js';
 import { retryDelayMs } from '../src/webhooks/retry-schedule.js';
 import { isDelivered, sendWebhook, type AttemptResult } from '../src/webhooks/send-webhook.js';
-import { checkTarget, TargetRefusedError, type ResolveHost, type TargetPolicy } from '../src/webhooks/target-guard.js';
+import { checkTarget, LOOKUP_TIMEOUT_MS, TargetRefusedError, type ResolveHost, type TargetPolicy } from '../src/webhooks/target-guard.js';
 import { webhookHeaders } from '../src/webhooks/webhook-signature.js';
 import {
-  abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findWebhookById, markDelivered, scheduleRetry,
+  abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findReceivingWebhook, markDelivered, scheduleRetry,
 } from '../src/webhooks/webhooks-dal.js';
 import { runEvery } from './periodic.js';
 
@@ -25,8 +25,12 @@ export interface DeliveryDeps {
   resolve?: ResolveHost;
 }
 
-/** How long past the timeout a running attempt keeps its delivery before the sweeper presumes it dead. */
-const LEASE_MARGIN_MS = 5000;
+/**
+ * How long past the send timeout a running attempt keeps its delivery before the sweeper presumes
+ * it dead: the DNS look-up's own limit plus room for the database. Should an attempt outlive it
+ * anyway, the outcome written first counts (webhooks-dal.ts, stillAttempt).
+ */
+const LEASE_MARGIN_MS = LOOKUP_TIMEOUT_MS + 5000;
 
 export type AttemptOutcome = 'skipped' | 'abandoned' | 'delivered' | 'retrying' | 'failed';
 
@@ -38,10 +42,10 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
   const { db } = deps;
   const delivery = await claimAttempt(db, job.deliveryId, job.attempt, deps.timeoutMs + LEASE_MARGIN_MS);
   if (!delivery) return 'skipped';
-  const webhook = await findWebhookById(db, delivery.webhookId);
-  // A disabled subscription receives nothing: its pending deliveries fail without an attempt
-  // (a deleted one took its deliveries with it). PUT re-enables it for changes from then on.
-  if (!webhook || webhook.status !== 'active') {
+  const webhook = await findReceivingWebhook(db, delivery.webhookId);
+  // A disabled subscription, or one of a revoked partner, receives nothing: its pending
+  // deliveries fail without an attempt (a deleted one took its deliveries with it).
+  if (!webhook) {
     await abandonDelivery(db, delivery.id);
     return 'abandoned';
   }
@@ -55,16 +59,16 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
   }
   const log = deps.logger.child({ deliveryId: delivery.id, webhookId: webhook.id, attempt: job.attempt });
   if (isDelivered(result)) {
-    await markDelivered(db, delivery.id, result.statusCode!);
+    await markDelivered(db, delivery.id, job.attempt, result.statusCode!);
     return 'delivered';
   }
   const delayMs = retryDelayMs(deps.schedule, job.attempt);
   if (delayMs === undefined) {
-    await failAndDisable(db, delivery, result.statusCode);
+    await failAndDisable(db, delivery, job.attempt, result.statusCode);
     log.warn({ statusCode: result.statusCode, error: result.error }, 'webhook delivery failed for good; subscription disabled');
     return 'failed';
   }
-  await scheduleRetry(db, delivery.id, result.statusCode, delayMs);
+  await scheduleRetry(db, delivery.id, job.attempt, result.statusCode, delayMs);
   log.info({ statusCode: result.statusCode, error: result.error, retryInMs: delayMs }, 'webhook delivery failed; will retry');
   try {
     await deps.queue.enqueue([{ deliveryId: delivery.id, attempt: job.attempt + 1 }], delayMs);

@@ -3,7 +3,7 @@
 // commit order, not the order in which transactions began.
 import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { listingChanges, outbox } from '../db/schema.js';
+import { changeFeedPurges, listingChanges, outbox } from '../db/schema.js';
 import type { ChangeKind } from './change-kinds.js';
 
 export type ChangeRow = typeof listingChanges.$inferSelect & { seq: number };
@@ -119,12 +119,26 @@ export async function purgeablePosition(db: DbOrTx, cutoff: Date): Promise<numbe
 
 /**
  * Deletes up to `limit` changes at positions up to `through`, the oldest first, and returns how
- * many went. Oldest first, so that the kept positions stay one unbroken run even when a purge
- * stops half-way: feedWindow relies on it.
+ * many went; each country's highest purged position is remembered in the same statement
+ * (purgedThroughOf). Oldest first, so that the kept positions stay one unbroken run even when a
+ * purge stops half-way: feedWindow relies on it.
  */
 export async function purgeChangesThrough(db: DbOrTx, through: number, limit: number): Promise<number> {
-  const oldest = db.select({ seq: listingChanges.seq }).from(listingChanges)
-    .where(lte(listingChanges.seq, through)).orderBy(asc(listingChanges.seq)).limit(limit);
-  const deleted = await db.delete(listingChanges).where(inArray(listingChanges.seq, oldest)).returning({ id: listingChanges.id });
-  return deleted.length;
+  const { rows: [row] } = await db.execute<{ n: number }>(sql`
+    with doomed as (
+           select id from ${listingChanges} where seq <= ${through} order by seq limit ${limit}),
+         deleted as (
+           delete from ${listingChanges} c using doomed where c.id = doomed.id returning c.country, c.seq),
+         marks as (
+           insert into ${changeFeedPurges} (country, through)
+           select country, max(seq) from deleted group by country
+           on conflict (country) do update set through = greatest(${changeFeedPurges.through}, excluded.through))
+    select count(*)::int as n from deleted`);
+  return row!.n;
+}
+
+/** The highest purged position of a change of `country`, 0 when none was purged. */
+export async function purgedThroughOf(db: DbOrTx, country: string): Promise<number> {
+  const [row] = await db.select({ through: changeFeedPurges.through }).from(changeFeedPurges).where(eq(changeFeedPurges.country, country));
+  return row?.through ?? 0;
 }

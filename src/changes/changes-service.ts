@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { AppError, validationError } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ChangeKind } from './change-kinds.js';
-import { feedWindow, hasPendingChanges, readCountryChangesAfter, sequencePendingChanges, type ChangeRow } from './changes-dal.js';
+import { feedWindow, hasPendingChanges, purgedThroughOf, readCountryChangesAfter, sequencePendingChanges, type ChangeRow } from './changes-dal.js';
 import { decodeCursor, encodeCursor } from './feed-cursor.js';
 
 export interface FeedEntry {
@@ -58,10 +58,15 @@ export function createChangesService({ db }: { db: Db }) {
       const given = after === undefined || after === AFTER_NOW ? undefined : positionOf(after);
       await sequenceIfPending(db);
       if (after === AFTER_NOW) return { changes: [], next: encodeCursor((await feedWindow(db)).end), hasMore: false };
-      const from = given ?? (await feedWindow(db)).purgedThrough;
+      const window = await feedWindow(db);
+      // A position the feed has not reached was never handed out (or the feed was restored from
+      // an older backup): following it would wait silently for changes it has missed.
+      if (given !== undefined && given > window.end) throw validationError(['after: is not a position of this feed']);
+      const from = given ?? window.purgedThrough;
       const rows = await readCountryChangesAfter(db, country, from, limit + 1);
       // Read after the rows: a purge that ran before them shows here, so no page silently skips.
-      if (given !== undefined && given < (await feedWindow(db)).purgedThrough) {
+      // Per country: a cursor of a country that was quiet while others' changes were purged missed nothing.
+      if (given !== undefined && given < (await purgedThroughOf(db, country))) {
         throw new AppError('gone', 'changes after this cursor are no longer kept; start again from an export (GET /:country/listings/export)');
       }
       const scanned = rows.slice(0, limit);

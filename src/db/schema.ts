@@ -167,6 +167,16 @@ export const listingChanges = pgTable('listing_changes', {
   index('listing_changes_at_idx').on(t.at),
 ]);
 
+/**
+ * Per country, the highest feed position purged (docs/contract.md §14): a cursor below it may have
+ * missed changes of that country (410 gone); one at or above it missed none, however long the
+ * country was quiet while other countries' changes were purged.
+ */
+export const changeFeedPurges = pgTable('change_feed_purges', {
+  country: text('country').primaryKey(),
+  through: id('through').notNull(),
+});
+
 /** At most one offer a listing (docs/contract.md §7); not part of the index document. */
 export const offers = pgTable('offers', {
   listingId: id('listing_id').primaryKey().references(() => listings.id, { onDelete: 'cascade' }),

@@ -99,13 +99,20 @@ export function createWindowCounter({ redis, prefix, windowMs, syncMs = 50, redi
 
   function flush(): Promise<void> {
     timer = undefined;
-    const batch = [...dirty].map(([key, window]): [string, SharedWindow, number] => [key, window, window.pending]);
-    dirty.clear();
-    if (!batch.length || Date.now() < redisDownUntil) return flushing;
-    flushing = flushing.then(() => addToRedis(batch)).catch(() => {
-      // Not added: the hits stay counted here, and are offered again with the next ones.
-      redisDownUntil = Date.now() + retryRedisMs;
-      for (const [key, window] of batch) dirty.set(key, window);
+    // The hits are taken when this flush runs, after the one before it has settled: two flushes
+    // in flight never send the same hits.
+    flushing = flushing.then(async () => {
+      if (dirty.size === 0 || Date.now() < redisDownUntil) return;
+      const batch = [...dirty].map(([key, window]): [string, SharedWindow, number] => [key, window, window.pending]);
+      dirty.clear();
+      try {
+        await addToRedis(batch);
+      } catch {
+        // Not added (or not known to be): the hits stay counted here and are offered again with
+        // the next ones, unless a newer window of the key is already waiting.
+        redisDownUntil = Date.now() + retryRedisMs;
+        for (const [key, window] of batch) if (!dirty.has(key)) dirty.set(key, window);
+      }
     });
     return flushing;
   }

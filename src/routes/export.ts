@@ -36,7 +36,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { expor
       },
     },
   }, async (request, reply) => {
+    // A client waiting for a slot sends and receives nothing: the idle timeout must not cut it off.
+    const socket = request.raw.socket;
+    const idleMs = socket.timeout;
+    socket.setTimeout(0);
     await slots.acquire();
+    socket.setTimeout(idleMs ?? 0);
     let held = true;
     let body: Readable | undefined;
     // However the answer ends (also when it never starts to stream), the slot is given back and

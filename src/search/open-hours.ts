@@ -9,6 +9,8 @@ import type { Listing } from '../schemas/listing.js';
 export const SECONDS_PER_DAY = 86_400;
 /** The upper bound of an open-ended temporary closure: the largest integer_range value. */
 const FOREVER = 2_147_483_647;
+/** The lowest integer_range value: a closure covers every date up to `until`, also one before 1970. */
+const EVER_SINCE = -2_147_483_648;
 
 /** Index fields of the opening hours (mappings/listings.json). */
 export const OPEN_FIELDS = {
@@ -30,7 +32,10 @@ type Range = { gte: number; lt: number };
 /** Days since 1970-01-01 of a calendar date YYYY-MM-DD. */
 export function epochDay(date: string): number {
   const [y, m, d] = date.split('-').map(Number);
-  return Date.UTC(y!, m! - 1, d!) / (SECONDS_PER_DAY * 1000);
+  // setUTCFullYear: Date.UTC would read the years 0–99 as 1900–1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(y!, m! - 1, d!);
+  return Math.round(utc.getTime() / (SECONDS_PER_DAY * 1000));
 }
 
 /** The wall-clock moment of `instant` in `zone`: its date, weekday (0 = Monday) and second of the day. */
@@ -53,6 +58,6 @@ export function openHoursFields(schedule: OpeningSchedule) {
     [OPEN_FIELDS.specialDates]: schedule.special_hours.map((d) => d.date),
     [OPEN_FIELDS.special]: schedule.special_hours.flatMap((d) => d.intervals.map((i) => secondsRange(epochDay(d.date) * SECONDS_PER_DAY, i))),
     // Closed from any day up to `until` inclusive; bounds spelt out rather than left open.
-    [OPEN_FIELDS.closedDays]: closure ? { gte: 0, lte: closure.until === null ? FOREVER : epochDay(closure.until) } : null,
+    [OPEN_FIELDS.closedDays]: closure ? { gte: EVER_SINCE, lte: closure.until === null ? FOREVER : epochDay(closure.until) } : null,
   };
 }

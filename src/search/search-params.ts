@@ -17,6 +17,8 @@ interface Page {
   cursor?: string;
   /** Only listings open at this instant (open_now, open_at; docs/contract.md §18). */
   openAt?: Date;
+  /** What a cursor remembers of it: `now` (its instant moves with every page) or the instant asked. */
+  openKey?: string;
 }
 
 export type ListingSearch =
@@ -62,7 +64,7 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
   const openAt = openInstant(query, now, errors);
   const page = {
     limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0,
-    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}), ...(openAt ? { openAt } : {}),
+    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}), ...(openAt ? { openAt, openKey: query.open_now ? 'now' : openAt.toISOString() } : {}),
   };
   const given = (name: keyof ListingSearchQuery) => query[name] !== undefined;
   // A cursor already says where its page starts (docs/contract.md §16).

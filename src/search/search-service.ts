@@ -56,12 +56,13 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   /**
    * One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more
    * remain. `build` makes the body with the filters given; the cursor's key is taken without the
-   * open-hours filter, whose instant moves with every page of an `open_now` search.
+   * open-hours filter, whose instant moves with every page of an `open_now` search, and names
+   * `open_now` or the `open_at` instant instead.
    */
   async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
     const extra = await openFilter(country, params);
     const first = build(extra);
-    const key = queryKey(country, { ...build([]), open: extra.length > 0 });
+    const key = queryKey(country, { ...build([]), open: params.openKey ?? null });
     const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
     const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
@@ -77,7 +78,7 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
         // many results came before its page.
         const extra = await openFilter(country, params);
         const body = buildFilteredQuery(params, extra);
-        const key = queryKey(country, { ...buildFilteredQuery(params), open: extra.length > 0 });
+        const key = queryKey(country, { ...buildFilteredQuery(params), open: params.openKey ?? null });
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
         const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));

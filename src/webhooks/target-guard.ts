@@ -57,7 +57,7 @@ export interface CheckedTarget {
 export type ResolveHost = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 /** Longest wait for a look-up: a request (or an attempt) must not hang on a name server that never answers. */
-const LOOKUP_TIMEOUT_MS = 3000;
+export const LOOKUP_TIMEOUT_MS = 3000;
 
 /** The system resolver (hosts file included), as the HTTP client would use it, bounded in time. */
 const resolveWithDns: ResolveHost = (hostname) => {

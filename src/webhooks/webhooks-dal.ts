@@ -70,9 +70,12 @@ export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
   return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
 }
 
-export async function findWebhookById(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select().from(webhooks).where(eq(webhooks.id, id));
-  return row;
+/** The subscription a delivery goes to, if it still receives: active, and its partner not revoked. */
+export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.select({ webhook: webhooks }).from(webhooks)
+    .innerJoin(partners, eq(partners.id, webhooks.partnerId))
+    .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
+  return row?.webhook;
 }
 
 // --- Deliveries -----------------------------------------------------------------------------------
@@ -118,28 +121,48 @@ export async function claimAttempt(db: DbOrTx, deliveryId: number, attempt: numb
   return row;
 }
 
-export async function markDelivered(db: DbOrTx, deliveryId: number, statusCode: number): Promise<void> {
+/**
+ * The outcome of attempt number `attempt` is written only while the delivery is still pending at
+ * the attempt before it: if the attempt outlived its lease and another worker made it again, the
+ * first result written counts and the other changes nothing (no attempt counted twice, no
+ * delivered delivery turned failed).
+ */
+const stillAttempt = (deliveryId: number, attempt: number) =>
+  and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, attempt - 1));
+
+export async function markDelivered(db: DbOrTx, deliveryId: number, attempt: number, statusCode: number): Promise<void> {
   await db.update(webhookDeliveries)
-    .set({ status: 'delivered', attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, deliveredAt: sql`now()` })
-    .where(eq(webhookDeliveries.id, deliveryId));
+    .set({ status: 'delivered', attempts: attempt, lastStatusCode: statusCode, deliveredAt: sql`now()` })
+    .where(stillAttempt(deliveryId, attempt));
 }
 
 /** Counts a failed attempt and sets when the next one is due. */
-export async function scheduleRetry(db: DbOrTx, deliveryId: number, statusCode: number | null, delayMs: number): Promise<void> {
+export async function scheduleRetry(db: DbOrTx, deliveryId: number, attempt: number, statusCode: number | null, delayMs: number): Promise<void> {
   await db.update(webhookDeliveries)
-    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode, nextAttemptAt: inMs(delayMs) })
-    .where(eq(webhookDeliveries.id, deliveryId));
+    .set({ attempts: attempt, lastStatusCode: statusCode, nextAttemptAt: inMs(delayMs) })
+    .where(stillAttempt(deliveryId, attempt));
 }
 
 /** The last attempt failed: the delivery has failed and its subscription is disabled, in one transaction. */
-export async function failAndDisable(db: Db, delivery: Pick<DeliveryRow, 'id' | 'webhookId'>, statusCode: number | null): Promise<void> {
+export async function failAndDisable(db: Db, delivery: Pick<DeliveryRow, 'id' | 'webhookId'>, attempt: number, statusCode: number | null): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(webhookDeliveries)
-      .set({ status: 'failed', attempts: sql`${webhookDeliveries.attempts} + 1`, lastStatusCode: statusCode })
-      .where(eq(webhookDeliveries.id, delivery.id));
-    await tx.update(webhooks).set({ status: 'disabled', disabledAt: sql`now()` })
-      .where(and(eq(webhooks.id, delivery.webhookId), ne(webhooks.status, 'disabled')));
+    const failed = await tx.update(webhookDeliveries)
+      .set({ status: 'failed', attempts: attempt, lastStatusCode: statusCode })
+      .where(stillAttempt(delivery.id, attempt)).returning({ id: webhookDeliveries.id });
+    if (failed.length === 0) return; // another run of this attempt wrote its outcome first
+    await disableWebhook(tx, delivery.webhookId);
   });
+}
+
+/**
+ * Disables a subscription and fails its pending deliveries unsent (docs/contract.md §15): a later
+ * PUT re-enables it for new changes only.
+ */
+export async function disableWebhook(tx: DbOrTx, webhookId: number): Promise<void> {
+  await tx.update(webhooks).set({ status: 'disabled', disabledAt: sql`now()` })
+    .where(and(eq(webhooks.id, webhookId), ne(webhooks.status, 'disabled')));
+  await tx.update(webhookDeliveries).set({ status: 'failed' })
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
 }
 
 /** Gives up a delivery without an attempt (its subscription is disabled). */
@@ -178,6 +201,12 @@ export async function lockDispatchPosition(tx: DbOrTx): Promise<number> {
   const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
     .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
   return row!.lastSeq;
+}
+
+/** How far the dispatcher has fanned the feed out, undefined before its first pass. */
+export async function dispatchedThrough(db: DbOrTx): Promise<number | undefined> {
+  const [row] = await db.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState).where(eq(webhookDispatchState.id, DISPATCH_STATE_ID));
+  return row?.lastSeq;
 }
 
 export async function advanceDispatchPosition(tx: DbOrTx, lastSeq: number): Promise<void> {

@@ -52,7 +52,12 @@ t.test('opening hours become ranges of local seconds: of the week, and of the ep
 
 t.test('a temporary closure covers every day up to until, or every day when until is null', async (t) => {
   const closedUntil = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '2026-12-31' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.same(closedUntil.closed_days, { gte: 0, lte: Date.UTC(2026, 11, 31) / 86_400_000 });
+  t.same(closedUntil.closed_days, { gte: -2_147_483_648, lte: Date.UTC(2026, 11, 31) / 86_400_000 });
   const closedOpenEnded = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: null } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.same(closedOpenEnded.closed_days, { gte: 0, lte: 2_147_483_647 });
+  t.same(closedOpenEnded.closed_days, { gte: -2_147_483_648, lte: 2_147_483_647 });
+  // Dates before 1970, and years below 100 (which Date.UTC would move to the 1900s), still make a valid range.
+  const before1970 = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '1969-12-31' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  t.same(before1970.closed_days, { gte: -2_147_483_648, lte: -1 });
+  const year50 = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '0050-01-01' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  t.equal((year50.closed_days as { lte: number }).lte, -701_265, 'the year 50, not 1950');
 });
