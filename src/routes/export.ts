@@ -1,4 +1,5 @@
 // The consistent export (docs/contract.md §16): NDJSON streamed from one database snapshot.
+import type { Socket } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -37,11 +38,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { expor
     },
   }, async (request, reply) => {
     // A client waiting for a slot sends and receives nothing: the idle timeout must not cut it off.
-    const socket = request.raw.socket;
-    const idleMs = socket.timeout;
-    socket.setTimeout(0);
+    // (An injected request, as in tests, has a socket without timeouts.)
+    const socket = request.raw.socket as Partial<Socket> | undefined;
+    const idleMs = socket?.timeout;
+    socket?.setTimeout?.(0);
     await slots.acquire();
-    socket.setTimeout(idleMs ?? 0);
+    socket?.setTimeout?.(idleMs ?? 0);
     let held = true;
     let body: Readable | undefined;
     // However the answer ends (also when it never starts to stream), the slot is given back and
