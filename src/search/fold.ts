@@ -38,7 +38,11 @@ function plain(lower: string): string {
 }
 
 export function fold(text: string): string {
-  return plain(german2(text.toLowerCase()));
+  // German2 until nothing changes: one pass can make a new pair ("aee" → "ae"), and text folded
+  // twice (a query built from folded words) must come out as folded once.
+  let word = text.toLowerCase();
+  for (let folded = german2(word); folded !== word; folded = german2(word)) word = folded;
+  return plain(word);
 }
 
 const UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue' };
