@@ -2,7 +2,7 @@
 // the caller passes the connected dependencies.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
@@ -45,7 +45,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     requestIdHeader: false,
     genReqId: requestId,
     // One line per request instead of Fastify's two, and successful ones sampled (plugins/request-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Slow clients must not hold sockets forever. Node enforces requestTimeout only as often as it
     // checks its connections (every 30 s unless told), and waits up to 60 s for headers.
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
