@@ -39,7 +39,10 @@ const branchId = await create({ name: `${name} GmbH`, address: 'Zwillingsweg 1',
 // A listing in the same street that its owner suppresses: it must never be a candidate.
 const suppressedName = `Konditorei ${surname}`;
 const suppressedId = await create({ name: suppressedName, ...home, address: 'Hauptstraße 14', phones: [] });
-t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${suppressedId}/suppress`, headers: owner.auth })).statusCode, 204);
+// Set-up, not an assertion: an assertion on the root test before its subtests lets tap end it
+// (and close the app) while this module still awaits.
+const suppressed = await app.inject({ method: 'PUT', url: `/de/listings/${suppressedId}/suppress`, headers: owner.auth });
+if (suppressed.statusCode !== 204) throw new Error(`suppress failed: ${suppressed.statusCode} ${suppressed.body}`);
 
 // Searchable within the 2 s of docs/contract.md §12: poll until the copy finds the listing.
 await eventually(async () => {
