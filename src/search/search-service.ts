@@ -62,7 +62,8 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
     const extra = await openFilter(country, params);
     const first = build(extra);
-    const key = queryKey(country, { ...build([]), open: params.openKey ?? null });
+    // Built a second time only with an open-hours filter: the Solr body (typo forms) costs CPU.
+    const key = queryKey(country, { ...(extra.length ? build([]) : first), open: params.openKey ?? null });
     const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
     const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
