@@ -14,7 +14,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { installAddressRateLimit, installKeyRateLimit } from './plugins/rate-limit.js';
+import { createKeyRateLimit, installAddressRateLimit } from './plugins/rate-limit.js';
 import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
 import { installRequestLog } from './plugins/request-log.js';
@@ -105,11 +105,12 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await media.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
   });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
+  const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await app.register(async (countryScope) => {
     // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
     // of large bodies, so that only a valid key is counted or ever holds a slot.
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
-    installKeyRateLimit(countryScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+    keyRateLimit(countryScope);
     installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
     await countryScope.register(listingRoutes, { listings: deps.listings });
@@ -125,7 +126,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {
     installPartnerAuth(partnerScope, { partners: deps.partners });
-    installKeyRateLimit(partnerScope, { redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+    keyRateLimit(partnerScope);
     installLargeBodyGate(partnerScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     await partnerScope.register(webhookRoutes, { webhooks: deps.webhooks });
   });

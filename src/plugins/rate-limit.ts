@@ -27,12 +27,16 @@ export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOp
   installLimit(app, opts, { counter: createLocalWindowCounter({ windowMs: opts.windowMs }), keyOf: (request) => clientNetwork(request.ip), announce: false });
 }
 
-export function installKeyRateLimit(app: FastifyInstance, opts: LimitOptions): void {
+/**
+ * The per-key limit, installed on every scope of partner routes (countries, webhooks) with one
+ * counter, so a key's requests to any of them count in one place.
+ */
+export function createKeyRateLimit(opts: LimitOptions): (app: FastifyInstance) => void {
   // The key's hash, never the key itself, names the counter. Runs after authentication, so every
   // key counted here is a valid one.
   const keyOf = (request: FastifyRequest) => createHash('sha256').update(bearerToken(request.headers.authorization) ?? '').digest('hex').slice(0, 32);
   const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
-  installLimit(app, opts, { counter, keyOf, announce: true });
+  return (app) => installLimit(app, opts, { counter, keyOf, announce: true });
 }
 
 function installLimit(app: FastifyInstance, opts: Pick<LimitOptions, 'max' | 'windowMs'>, { counter, keyOf, announce }: {
