@@ -1,7 +1,7 @@
 // What the kernel says about a process and the machine (/proc): memory and CPU time. Used by the
 // benchmarks and by the tests that judge a real process's memory.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Resident set size of a process now and its high-water mark, in MB, from the kernel. */
 export function memoryMb(pid: number): { rss: number; peak: number } {
@@ -25,4 +25,22 @@ export function machineCpuSeconds(): { busy: number; total: number } {
   const total = ticks.reduce((a, b) => a + b, 0);
   const idle = ticks[3]! + ticks[4]!; // idle + iowait
   return { busy: (total - idle) / clockTicks, total: total / clockTicks };
+}
+
+/**
+ * CPU time so far of every live process whose command name is `name` (postgres backends,
+ * redis-server, OpenSearch's java), in seconds. A process that exits takes its time with it:
+ * read it around a run whose processes stay up (pooled connections).
+ */
+export function cpuSecondsOfCommand(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      total += cpuSeconds(Number(entry));
+    } catch { /* the process ended while we looked */ }
+  }
+  return total;
 }

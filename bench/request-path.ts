@@ -13,7 +13,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
 import { buildSolrQuery } from '../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
-import { cpuSeconds, memoryMb } from './proc.js';
+import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds, memoryMb } from './proc.js';
 import {
   apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, sleep, startBenchService, trackWrites,
   writeResultsSection, type Mode,
@@ -90,7 +90,18 @@ const byId = await sequential(apiUrl(`/${country}/listings/${listingId}`), 'GET'
 
 await sleep(2000);
 const os = new Client({ node: OPENSEARCH });
+// Where the creates' CPU goes: every process of the stack, read around the write run. On a
+// machine whose cores are all busy, the create rate is bounded by the sum of these per write.
+const writeCpu = {
+  API: () => cpuSeconds(api.pid!), indexer: () => cpuSeconds(service.indexer.pid!), PostgreSQL: () => cpuSecondsOfCommand('postgres'),
+  Redis: () => cpuSecondsOfCommand('redis-server'), OpenSearch: () => cpuSecondsOfCommand('java'), 'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
+};
+const cpuBefore = Object.fromEntries(Object.entries(writeCpu).map(([name, read]) => [name, read()]));
+const machineBefore = machineCpuSeconds();
 const writes = await trackWrites({ os, alias, createUrl: apiUrl(`/${country}/listings`), body: createBody, headers: auth, seconds: Math.max(10, seconds * 2), connections: 10 });
+const machineAfter = machineCpuSeconds();
+const cpuPerWrite = Object.entries(writeCpu).map(([name, read]) => [name, ((read() - cpuBefore[name]!) * 1000) / writes.writes] as const);
+const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
 const apiRss = memoryMb(api.pid!).peak;
 await service.stop();
 await os.close();
@@ -112,6 +123,13 @@ ${rows.join('\n')}
 | POST create, 10 connections, ${writes.writes} writes | ${writes.writesPerSecond.toFixed(0)}/s, p50 ${ms(writes.createPct(50))} ms, p99 ${ms(writes.createPct(99))} ms, ${writes.errors} errors | ≥ 300/s |
 | … each write searchable after | p50 ${writes.pct(50)} ms, p99 ${writes.pct(99)} ms, ${writes.unseen} never seen | p99 ≤ 2000 ms |
 | peak RSS, API | ${apiRss.toFixed(0)} MB | ≤ 200 MB |
+
+CPU per create during the write run, by process (ms of CPU per write; the machine was ${(machineBusy * 100).toFixed(0)}% busy):
+
+| Process | CPU ms / write |
+|---|---|
+${cpuPerWrite.map(([name, perWrite]) => `| ${name} | ${perWrite.toFixed(2)} |`).join('\n')}
+| all of them | ${cpuPerWrite.reduce((sum, [, perWrite]) => sum + perWrite, 0).toFixed(2)} |
 
 Reproduce: \`npm run bench:path\`
 `;

@@ -1,20 +1,21 @@
 // Keeping a mirror in sync (docs/contract.md §14, §16), against the real API and indexer on the
-// quick data set:
+// quick data set (50 000 listings), or with --full on the full one (1 000 000):
 //   - export throughput through the API (listings/s, plain and gzip), beside a raw PostgreSQL
 //     COPY of the same rows, which bounds what any export could reach;
 //   - the API's RSS sampled during the export (its maximum: the export must not grow with size);
 //   - feed lag: a write, then polling the feed until the change is there (p50/p99).
 // Writes a section of bench/RESULTS.md.
-//   npm run bench:sync
+//   npm run bench:sync [-- --full]
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { memoryMb } from './proc.js';
-import { API_PORT, COUNTRY as country, QUICK, apiUrl, machineDescription, sleep, startBenchService, writeResultsSection } from './service.js';
+import { API_PORT, COUNTRY as country, FULL, QUICK, apiUrl, machineDescription, sleep, startBenchService, writeResultsSection } from './service.js';
 
 const LAG_SAMPLES = 200;
 
-const service = await startBenchService(QUICK);
+const mode = process.argv.includes('--full') ? FULL : QUICK;
+const service = await startBenchService(mode);
 const { auth, api, db, env } = service;
 
 interface ExportRun { listings: number; bytes: number; seconds: number; maxRssMb: number }
@@ -106,10 +107,10 @@ await service.stop();
 
 const rate = (n: number, s: number) => Math.round(n / s).toLocaleString('en');
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-const section = `## sync — ${new Date().toISOString().slice(0, 16)}Z
+const section = `## sync, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
 
 ${await machineDescription()}
-Data set: the quick one (${plain.listings.toLocaleString('en')} live listings in \`${country}\`). Export: \`GET /${country}/listings/export?scope=all\`
+Data set: the ${mode.name} one (${plain.listings.toLocaleString('en')} live listings in \`${country}\`). Export: \`GET /${country}/listings/export?scope=all\`
 as an admin, read as fast as the client can; raw: \`COPY (select row_to_json(l) from listings …) TO STDOUT\` through psql, the
 listing rows alone (no sub-objects, categories or rendering), the floor under any export.
 
@@ -125,6 +126,6 @@ max ${Math.max(...lags).toFixed(1)} ms (contract: within 1 s).
 
 Reproduce: \`npm run bench:sync\`
 `;
-writeResultsSection('sync', section);
+writeResultsSection(`sync, ${mode.name}`, section);
 console.log(section);
 process.exit(0);
