@@ -1,7 +1,7 @@
 // The listing rules: validate, write the row and its sub-objects through the one unit of work
 // (change-listing.ts), which versions the change and publishes it. Reads come from PostgreSQL
 // (read-your-writes, docs/contract.md §12).
-import type { Db, DbOrTx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
 import { conflict, notFound, validationError } from '../errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
@@ -10,7 +10,7 @@ import type { ListingInput } from '../schemas/listing.js';
 import type { ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  deleteMappingsOf, insertListingWithSubObjects, loadListingRecord, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
+  deleteMappingsOf, insertListingWithSubObjects, prepareListingRecordRead, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
 } from './listings-dal.js';
 import { addMapping, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
@@ -55,15 +55,18 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
 }
 
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
-  async function readOrThrow(tx: DbOrTx, country: string, id: number, withImages = true): Promise<Listing> {
-    const record = await loadListingRecord(tx, id);
+  const loadListingRecord = prepareListingRecordRead(db);
+
+  /** Reads on the database itself, after any transaction committed: what a new request would see. */
+  async function readOrThrow(country: string, id: number, withImages = true): Promise<Listing> {
+    const record = await loadListingRecord(id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
     return toListing(record, urls, { withImages });
   }
 
   return {
     async get(country: string, id: number): Promise<Listing> {
-      return readOrThrow(db, country, id);
+      return readOrThrow(country, id);
     },
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
@@ -96,7 +99,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         if (input.source_id !== undefined) await addMapping(tx, caller, country, listing.id, input.source_id);
         return { id: listing.id, version: listing.version, claimedBy: listing.claimedBy };
       });
-      return readOrThrow(db, country, id, false); // the create response carries no images
+      return readOrThrow(country, id, false); // the create response carries no images
     },
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
@@ -112,7 +115,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { result: undefined, change: 'updated' };
       });
-      return readOrThrow(db, country, id);
+      return readOrThrow(country, id);
     },
 
     async remove(caller: Caller, country: string, id: number): Promise<void> {

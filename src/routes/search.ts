@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ListingSummary } from '../schemas/listing.js';
 import { parseListingSearch } from '../search/search-params.js';
+import { searchPageJson, type SearchPage } from '../search/search-page.js';
 import type { SearchService } from '../search/search-service.js';
 import { errorResponses } from '../schemas/common.js';
-import { ListingSearchQuerySchema, ListingSearchResponseSchema } from '../schemas/search.js';
+import { ListingSearchQuerySchema, ListingSearchResponseSchema, type ListingSearchQuery, type SolrResult } from '../schemas/search.js';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
-  app.get('/listings', {
+  // The reply is the page with its listings as JSON text, which the serializer below splices in;
+  // typed here, as a type argument turns off the types the schemas would give.
+  app.get<{ Querystring: ListingSearchQuery; Reply: SearchPage<ListingSummary> | SearchPage<SolrResult> }>('/listings', {
     schema: {
       summary: 'Search listings: filtered (ids | phone | address) or, with solr=true, the experimental Solr-style search',
       description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
@@ -19,7 +23,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     },
     // The documents come from our own index in their final shape; the union schema above documents
     // them, but checking each item against both branches per response would cost more than the search.
-    serializerCompiler: () => (data) => JSON.stringify(data),
+    // A page goes out with its listings' JSON text as it is (search-page.ts); errors as JSON.
+    serializerCompiler: ({ httpStatus }) => (httpStatus === '200' ? searchPageJson : (data) => JSON.stringify(data)),
   }, async (request) => {
     const params = parseListingSearch(request.query);
     return params.kind === 'solr' ? search.solr(request.country, params) : search.filtered(request.country, params);

@@ -5,14 +5,16 @@ import { AppError } from '../errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
-import type { ListingSearchResponse, SolrResult, SolrResultView } from '../schemas/search.js';
+import type { SolrResult, SolrResultView } from '../schemas/search.js';
 import { encodeCursor, queryKey, readCursor } from './cursor.js';
+import { jsonText, withMembers, type JsonText } from './json-text.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
 import type { OpenZones } from './open-zones.js';
 import { openAtClause } from './query/open-at-query.js';
 import { continuedAfter } from './query/search-after.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
+import type { SearchPage } from './search-page.js';
 
 interface Hit<T> {
   _id: string;
@@ -21,9 +23,6 @@ interface Hit<T> {
   fields?: Record<string, string[]>;
   sort?: unknown[];
 }
-
-/** A page of the search response with its one kind of listing. */
-export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: T[] };
 
 /** The bodies this service pages with a cursor: sorted, ending with the listing id. */
 type SortedBody = { from: number; sort: unknown[] } & Record<string, unknown>;
@@ -84,23 +83,24 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
         const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
         const found = params.ids.flatMap((id) => byId.get(id) ?? []);
-        const listings = found.slice(start, start + params.limit);
+        const listings = found.slice(start, start + params.limit).map(jsonText);
         const seen = start + listings.length;
         return { numFound: found.length, numReturned: listings.length, listings, ...(seen < found.length ? { next: encodeCursor(key, { after: [], seen }) } : {}) };
       }
       const { hits, ...page } = await sortedPage<{ listing: ListingSummary }>(country, params.kind, (extra) => buildFilteredQuery(params, extra), params);
-      const listings = hits.hits.map((h) => h._source.listing);
+      const listings = hits.hits.map((h) => jsonText(h._source.listing));
       return { ...page, numReturned: listings.length, listings };
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
       const { hits, ...page } = await sortedPage<never>(country, 'solr', (extra) => buildSolrQuery(params, extra), params);
       const distanceAt = distanceSortIndex(params);
-      const listings = hits.hits.map((hit): SolrResult => {
-        // The document's ready-made result (listing-document.ts), plus what this query adds.
-        const view = JSON.parse(hit.fields![SOLR_RESULT_FIELD]![0]!) as SolrResultView;
+      const listings = hits.hits.map((hit): JsonText<SolrResult> => {
+        // The document's ready-made result (listing-document.ts), plus what this query adds; its
+        // text is passed through, never parsed here (json-text.ts).
+        const view = hit.fields![SOLR_RESULT_FIELD]![0]! as JsonText<SolrResultView>;
         const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
-        return { ...view, ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 };
+        return withMembers(view, { ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 });
       });
       return { ...page, numReturned: listings.length, listings };
     },

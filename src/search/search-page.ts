@@ -1,0 +1,19 @@
+// The page a search answers with, and its JSON: the listings travel as JSON text (json-text.ts),
+// so the route sends the page without parsing or serialising them again (routes/search.ts).
+import type { ListingSearchResponse } from '../schemas/search.js';
+import type { JsonText } from './json-text.js';
+
+/** A page of the search response with its one kind of listing, each as JSON text. */
+export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: JsonText<T>[] };
+
+/**
+ * The page as JSON.stringify would write it with parsed listings: its members in their own order
+ * (`next` comes after `listings` in an ids page), the listings' texts spliced in as they are.
+ */
+export function searchPageJson(page: SearchPage<ListingSearchResponse['listings'][number]>): string {
+  const members = Object.entries(page).flatMap(([key, value]) => {
+    if (key === 'listings') return `"listings":[${(value as string[]).join(',')}]`;
+    return value === undefined ? [] : `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  });
+  return `{${members.join(',')}}`;
+}
