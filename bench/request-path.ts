@@ -2,20 +2,20 @@
 // the same run (README "Data and benchmarks"; targets in bench/RESULTS.md):
 //   npm run bench:path [-- --seconds 5]     200 000 listings
 // Every search runs at ONE connection three ways: raw on OpenSearch, through the bare Node hop
-// (bench/node-hop.ts) and through the API. Latencies are timed here per request (microseconds,
-// not autocannon's whole milliseconds); CPU per request is read from /proc for the API and the hop.
+// (bench/node-hop.ts) and through the API; some run again with open_now or open_at, to show what
+// the open-hours filter costs against the same search without it. Latencies are timed here per
+// request (microseconds, not autocannon's whole milliseconds); CPU per request is read from /proc
+// for the API and the hop.
 // Then GET by id at one connection, and POST create at ten connections with every write's lag
 // until it is searchable.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import { Client } from '@opensearch-project/opensearch';
-import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
-import { buildSolrQuery } from '../src/search/query/solr-query.js';
-import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
 import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds, memoryMb } from './proc.js';
+import { createSearchBody } from './search-body.js';
 import {
-  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, sleep, startBenchService, trackWrites,
+  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, postJson, sleep, startBenchService, trackWrites,
   writeResultsSection, type Mode,
 } from './service.js';
 
@@ -25,7 +25,9 @@ const PATH_MODE: Mode = { name: 'request path', listings: 200_000, seconds, db: 
 
 const service = await startBenchService(PATH_MODE);
 const { auth, alias, api } = service;
-const { listingId, searches, createBody } = await benchRequests(service.db);
+const { listingId, searches, openSearches, createBody } = await benchRequests(service.db);
+const os = new Client({ node: OPENSEARCH });
+const searchBody = createSearchBody({ opensearch: os, prefix: PATH_MODE.prefix, country });
 
 const HOP_PORT = 3102;
 const hop = spawn(process.execPath, ['--import', 'tsx', 'bench/node-hop.ts'], { env: { ...process.env, PORT: String(HOP_PORT), OPENSEARCH_URL: OPENSEARCH }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -51,16 +53,24 @@ function send(url: string, method: 'GET' | 'POST', body?: string, headers: Recor
 
 interface Sequential { p50: number; p99: number; requests: number; errors: number; cpuUsPerRequest?: number }
 
-/** Sends the request back to back for `seconds` at one connection; latencies in ms with µs precision. */
-async function sequential(url: string, method: 'GET' | 'POST', body?: string, headers?: Record<string, string>, cpuPid?: number): Promise<Sequential> {
-  for (let i = 0; i < 200; i++) await send(url, method, body, headers); // warm-up: JIT, caches, connection
+/** A request body, or a function that builds it anew for each request (open_now: the instant moves). */
+type Body = string | (() => Promise<string>);
+
+/**
+ * Sends the request back to back for `seconds` at one connection; latencies in ms with µs
+ * precision. A body built per request is built before its timing starts.
+ */
+async function sequential(url: string, method: 'GET' | 'POST', body?: Body, headers?: Record<string, string>, cpuPid?: number): Promise<Sequential> {
+  const nextBody = async () => (typeof body === 'function' ? body() : body);
+  for (let i = 0; i < 200; i++) await send(url, method, await nextBody(), headers); // warm-up: JIT, caches, connection
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = cpuPid ? cpuSeconds(cpuPid) : 0;
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
+    const payload = await nextBody();
     const started = performance.now();
-    const status = await send(url, method, body, headers);
+    const status = await send(url, method, payload, headers);
     latencies.push(performance.now() - started);
     if (status >= 400) errors++;
   }
@@ -72,24 +82,47 @@ async function sequential(url: string, method: 'GET' | 'POST', body?: string, he
 
 const ms = (v: number) => v.toFixed(2);
 const rows: string[] = [];
-const rawBody = (params: ListingSearch) => JSON.stringify(params.kind === 'solr' ? buildSolrQuery(params) : buildFilteredQuery(params));
-for (const scenario of searches) {
-  const body = rawBody(parseListingSearch(scenario.query));
-  const raw = await sequential(`${OPENSEARCH}/${alias}/_search`, 'POST', body);
+const rawUrl = `${OPENSEARCH}/${alias}/_search`;
+/** How many listings a body finds, read from one raw answer: shows how much an open filter narrows. */
+const hitsOf = async (body: string) => (JSON.parse(await postJson(rawUrl, body)) as { hits: { total: { value: number } } }).hits.total.value;
+const measured = new Map<string, { raw: Sequential; viaApi: Sequential; hits: number }>();
+// Each open-hours variant right after the search it narrows, so that their rows sit together.
+const scenarios = searches.flatMap((search) => [search, ...openSearches.filter((open) => open.of === search.name)]);
+for (const scenario of scenarios) {
+  // open_now asks about the moment of each request, so its body is built for each one, as the API
+  // builds it; any other body is the same for every request.
+  const build = () => searchBody(scenario.query);
+  const first = await build();
+  const body: Body = scenario.query.open_now ? build : first;
+  const hits = await hitsOf(first);
+  const raw = await sequential(rawUrl, 'POST', body);
   const viaHop = await sequential(`http://127.0.0.1:${HOP_PORT}/${alias}/_search`, 'POST', body, undefined, hop.pid);
   const viaApi = await sequential(apiUrl(`/${country}/listings?${scenario.path}`), 'GET', undefined, auth, api.pid);
   const addedBound = 2 * (viaHop.p50 - raw.p50);
   const cpuRatio = viaApi.cpuUsPerRequest! / viaHop.cpuUsPerRequest!;
+  measured.set(scenario.name, { raw, viaApi, hits });
   rows.push(`| ${scenario.name} | ${ms(raw.p50)} / ${ms(raw.p99)} | ${ms(viaHop.p50)} / ${ms(viaHop.p99)} | ${ms(viaApi.p50)} / ${ms(viaApi.p99)} `
     + `| ${ms(viaApi.p50 - raw.p50)} ≤ ${ms(addedBound)} ${viaApi.p50 - raw.p50 <= addedBound ? '✓' : '✗'} `
     + `| ${ms(viaApi.p99)} ≤ ${ms(raw.p99 + 2)} ${viaApi.p99 <= raw.p99 + 2 ? '✓' : '✗'} `
     + `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${cpuRatio.toFixed(2)} ${cpuRatio <= 1.5 ? '✓' : '✗'} | ${raw.errors + viaHop.errors + viaApi.errors} |`);
 }
 hop.kill();
+
+const signed = (v: number, digits = 2) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(digits)}`;
+/** One row per open-hours variant: its p50s and API CPU against those of the search without the filter. */
+const openRows = openSearches.map((open) => {
+  const base = measured.get(open.of!)!;
+  const withOpen = measured.get(open.name)!;
+  const rawAdded = withOpen.raw.p50 - base.raw.p50;
+  const apiAdded = withOpen.viaApi.p50 - base.viaApi.p50;
+  const cpu = (run: Sequential) => run.cpuUsPerRequest!;
+  return `| ${open.name} | ${ms(base.raw.p50)} → ${ms(withOpen.raw.p50)} (${signed(rawAdded)}) | ${ms(base.viaApi.p50)} → ${ms(withOpen.viaApi.p50)} (${signed(apiAdded)}) `
+    + `| ${signed(apiAdded - rawAdded)} | ${cpu(base.viaApi).toFixed(0)} → ${cpu(withOpen.viaApi).toFixed(0)} (${signed(cpu(withOpen.viaApi) - cpu(base.viaApi), 0)}) `
+    + `| ${base.hits} → ${withOpen.hits} |`;
+});
 const byId = await sequential(apiUrl(`/${country}/listings/${listingId}`), 'GET', undefined, auth, api.pid);
 
 await sleep(2000);
-const os = new Client({ node: OPENSEARCH });
 // Where the creates' CPU goes: every process of the stack, read around the write run. On a
 // machine whose cores are all busy, the create rate is bounded by the sum of these per write.
 const writeCpu = {
@@ -116,6 +149,15 @@ all threads, /proc) per request, API against the bare Node hop (\`bench/node-hop
 | Scenario | raw | Node hop | API | added p50: API − raw ≤ 2 × (hop − raw) | API p99 ≤ raw p99 + 2 | CPU µs: API / hop ≤ 1.5 | errors |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
+
+What the open-hours filter adds: each search with \`open_now\` or \`open_at\` against the same search
+without it (rows above), p50 in ms. The API's own: its added p50 less the raw one. Hits: listings
+found without → with the filter (open_now counts those open when the scenario started; open_at is a
+fixed local time, the same share in every run).
+
+| Open filter | raw p50: without → with | API p50: without → with | API's own | API CPU µs: without → with | hits: without → with |
+|---|---|---|---|---|---|
+${openRows.join('\n')}
 
 | Also measured | Result | Target |
 |---|---|---|

@@ -13,15 +13,13 @@ import { finished } from 'node:stream/promises';
 import { Client } from '@opensearch-project/opensearch';
 import { indexLayout, loadConfig } from '../src/config.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
-import { buildFilteredQuery } from '../src/search/query/filtered-query.js';
-import { buildSolrQuery } from '../src/search/query/solr-query.js';
-import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
 import { fold } from '../src/search/fold.js';
 import {
   apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, OPENSEARCH, QUICK,
   sleep, startBenchService, trackWrites, withCpu, writeResultsSection, type CpuShare, type Measured,
 } from './service.js';
 import { memoryMb } from './proc.js';
+import { createSearchBody } from './search-body.js';
 
 const quick = process.argv.includes('--quick');
 const mode = quick ? QUICK : FULL;
@@ -48,7 +46,8 @@ const cpuRow = (name: string, apiRun: Measured & CpuShare, rawRun: Measured & Cp
   + `| ${(totalUs(rawRun) / totalUs(apiRun)).toFixed(2)} | ${(apiRun.rps / rawRun.rps).toFixed(2)} | ${hopRun.rps.toFixed(0)} | ${(hopRun.rps / rawRun.rps).toFixed(2)} |`);
 const row = (name: string, a: Measured, raw?: Measured, rawOne?: Measured) => rows.push(`| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${rawOne ? rawOne.p50 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`);
 
-const rawBody = (params: ListingSearch) => JSON.stringify(params.kind === 'solr' ? buildSolrQuery(params) : buildFilteredQuery(params));
+const os_ = new Client({ node: OPENSEARCH });
+const searchBody = createSearchBody({ opensearch: os_, prefix: mode.prefix, country });
 row('GET listing by id', await load({ url: apiUrl(`/${country}/listings/${listingId}`), headers: auth }));
 /** One search three ways: through the API, raw on OpenSearch, and through the bare Node hop. */
 async function compare(name: string, apiPath: string, index: string, body: string) {
@@ -61,7 +60,7 @@ async function compare(name: string, apiPath: string, index: string, body: strin
   cpuRow(name, apiRun, rawRun, hopRun);
 }
 for (const scenario of searches) {
-  await compare(scenario.name, `/${country}/listings?${scenario.path}`, alias, rawBody(parseListingSearch(scenario.query)));
+  await compare(scenario.name, `/${country}/listings?${scenario.path}`, alias, await searchBody(scenario.query));
 }
 const categoryBody = JSON.stringify({ query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { name_fold: { value: `*${fold('restaurant')}*` } } }] } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10000, _source: ['id', 'name'], track_total_hits: true });
 await compare('categories: *restaurant*', `/${country}/categories?name=*restaurant*`, `${mode.prefix}categories`, categoryBody);
@@ -70,7 +69,6 @@ row('POST create listing', await load({ url: apiUrl(`/${country}/listings`), met
 
 // Write-to-searchable lag at a steady 200 writes/s for 10 s.
 await sleep(3000); // let the queue drain from the create benchmark
-const os_ = new Client({ node: OPENSEARCH });
 const { lags, pct } = await trackWrites({ os: os_, alias, createUrl: apiUrl(`/${country}/listings`), body: createBody, headers: auth, seconds: 10, perTick: 20 });
 
 // Reindex through the service (PostgreSQL → documents → bulk) against a raw _bulk of the same documents.

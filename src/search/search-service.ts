@@ -9,8 +9,8 @@ import type { SolrResult, SolrResultView } from '../schemas/search.js';
 import { encodeCursor, queryKey, readCursor } from './cursor.js';
 import { jsonText, withMembers, type JsonText } from './json-text.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
+import { openFilter } from './open-filter.js';
 import type { OpenZones } from './open-zones.js';
-import { openAtClause } from './query/open-at-query.js';
 import { continuedAfter } from './query/search-after.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } from './query/solr-query.js';
 import type { ListingSearch } from './search-params.js';
@@ -33,11 +33,6 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   logger: Logger;
   openZones: Pick<OpenZones, 'zonesOf'>;
 }) {
-  /** The open_now/open_at filter, evaluated by OpenSearch so that numFound and paging count only open listings. */
-  async function openFilter(country: string, params: ListingSearch): Promise<Record<string, unknown>[]> {
-    return params.openAt ? [openAtClause(params.openAt, await openZones.zonesOf(country))] : [];
-  }
-
   /**
    * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
@@ -59,7 +54,7 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * `open_now` or the `open_at` instant instead.
    */
   async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
-    const extra = await openFilter(country, params);
+    const extra = await openFilter(openZones, country, params.openAt);
     const first = build(extra);
     // Built a second time only with an open-hours filter: the Solr body (typo forms) costs CPU.
     const key = queryKey(country, { ...(extra.length ? build([]) : first), open: params.openKey ?? null });
@@ -76,7 +71,7 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
       if (params.kind === 'ids') {
         // At most 50 ids, ordered and paged here: the cursor carries no sort values, only how
         // many results came before its page.
-        const extra = await openFilter(country, params);
+        const extra = await openFilter(openZones, country, params.openAt);
         const body = buildFilteredQuery(params, extra);
         const key = queryKey(country, { ...buildFilteredQuery(params), open: params.openKey ?? null });
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
