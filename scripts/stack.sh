@@ -178,7 +178,7 @@ opensearch_down() {
     log "stopping OpenSearch"
     while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
   fi
-  rm -f "$pidfile"
+  rm -f "$(node_dir "$1")/opensearch.pid"
 }
 
 # --- OpenSearch cluster (OPENSEARCH_NODES > 1) ----------------------------------------------
@@ -188,6 +188,10 @@ opensearch_down() {
 # node, whose data directory holds a cluster of its own.
 cluster_dir="$os_dir/opensearch-cluster-$os_port"
 node_dir() { echo "$cluster_dir/node-$1"; }
+# The process of node K, found by its configuration directory on its command line. Not by its pid
+# file: OpenSearch writes that only seconds into its start and removes it as it exits, so a
+# check or a stop in between would miss a running node.
+node_pid() { pgrep -f -- "-Dopensearch.path.conf=$(node_dir "$1")/config " | head -n 1; }
 node_http_port() { echo $((os_port + $1 - 1)); }
 node_url() { echo "http://127.0.0.1:$(node_http_port "$1")"; }
 cluster_name="listings-cluster-$os_port"
@@ -264,9 +268,9 @@ YML
   printf -- '-Xms%s\n-Xmx%s\n' "$OPENSEARCH_HEAP" "$OPENSEARCH_HEAP" >"$dir/config/jvm.options.d/heap.options"
 }
 
-# Starts node K in the background of this shell (the caller waits): `opensearch -d` returns only
-# once the node has a cluster state, which a lone node of a new cluster cannot have until a
-# majority of the others runs, so the nodes must start side by side.
+# Starts node K in the background of this shell (the caller waits for the launcher; the node's
+# health is awaited by cluster_wait_for). The nodes start side by side: a lone node of a new
+# cluster cannot elect a cluster manager until a majority of the others runs.
 cluster_node_start() {
   local k="$1" java_home="$2" dir run=()
   dir="$(node_dir "$k")"
@@ -302,9 +306,8 @@ cluster_wait_for() {
       exit 1
     fi
     for k in $(cluster_nodes); do
-      pid="$(cat "$(node_dir "$k")/opensearch.pid" 2>/dev/null || true)"
-      if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-        if ! node_answers "$k"; then log "OpenSearch node $k is not running; see $(node_dir "$k")/logs/"; exit 1; fi
+      if [ -z "$(node_pid "$k")" ] && ! node_answers "$k"; then
+        log "OpenSearch node $k is not running; see $(node_dir "$k")/logs/"; exit 1
       fi
     done
     sleep 1
@@ -335,22 +338,20 @@ cluster_up() {
 
 # Stops node K: SIGTERM, then waits until its process is gone.
 cluster_node_stop() {
-  local pidfile pid
-  pidfile="$(node_dir "$1")/opensearch.pid"
-  # Read once: OpenSearch removes its pid file as it exits.
-  pid="$(cat "$pidfile" 2>/dev/null || true)"
+  local pid
+  pid="$(node_pid "$1")"
   if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
     log "stopping OpenSearch node $1"
     while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
   fi
-  rm -f "$pidfile"
+  rm -f "$(node_dir "$1")/opensearch.pid"
 }
 
 # Every node at once: each is sent SIGTERM first, then all are awaited.
 cluster_down() {
   local k pid pids=()
   for k in $(cluster_nodes); do
-    pid="$(cat "$(node_dir "$k")/opensearch.pid" 2>/dev/null || true)"
+    pid="$(node_pid "$k")"
     if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then log "stopping OpenSearch node $k"; pids+=("$pid"); fi
   done
   for pid in "${pids[@]}"; do
