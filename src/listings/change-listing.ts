@@ -87,6 +87,11 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
         // After the change: a claim hands the listing to the caller; for `unclaimed` the feed keeps
         // the claimant before it (webhook scope `claimed`, docs/contract.md §15).
         const claimedBy = change === 'claimed' ? caller.partnerId : row.claimedBy;
+        // An admin's takeover ends the previous claim: its partner learns of it as an `unclaimed`
+        // (webhook scope `claimed` follows claimedBy), just before the new claimant's `claimed`.
+        if (change === 'claimed' && row.claimedBy !== null && row.claimedBy !== caller.partnerId) {
+          await recordChange(tx, { listingId: id, country, kind: 'unclaimed', version, claimedBy: row.claimedBy }, { indexed: false });
+        }
         await recordChange(tx, { listingId: id, country, kind: change, version, claimedBy, visibleTo }, { indexed });
         return { event: indexed ? { listingId: id, country, version } : undefined, result };
       });

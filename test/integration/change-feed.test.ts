@@ -114,6 +114,19 @@ t.test('each workflow records one change of its kind; a repeated call that chang
   t.match(entry!.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'at: ISO 8601 UTC');
 });
 
+t.test('an admin taking over a claimed listing ends the previous claim in the feed: unclaimed for the old claimant, then claimed', async (t) => {
+  const start = await endOfFeed(admin.auth);
+  const id = await create(owner.auth);
+  const res = await app.inject({ method: 'PUT', url: `/${country}/listings/${id}/claim`, headers: admin.auth });
+  t.equal(res.statusCode, 204, 'an admin takes over');
+  const { entries } = await readAll(admin.auth, start);
+  t.same(entries.filter((e) => e.id === id).map((e) => [e.kind, e.version]), [['created', 1], ['unclaimed', 2], ['claimed', 2]],
+    'one write, one version: the end of the old claim, then the new one');
+  const rows = await db.select().from(listingChanges).where(eq(listingChanges.listingId, Number(id))).orderBy(listingChanges.seq);
+  t.same(rows.map((r) => [r.kind, r.claimedBy]), [['created', owner.id], ['unclaimed', owner.id], ['claimed', admin.id]],
+    'the previous claimant\'s scope-claimed webhooks match the unclaimed change');
+});
+
 t.test('after=now is an empty page at the end of the feed; the next change follows it; an empty page repeats its cursor', async (t) => {
   const res = await feed(owner.auth, { after: 'now' });
   t.equal(res.statusCode, 200);
