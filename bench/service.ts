@@ -254,7 +254,7 @@ export function writeResultsSection(title: string, section: string) {
   writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
 }
 
-/** The value below which `p` % of the sorted `values` lie; NaN when there are none. */
+/** The value below which `p` % of `sorted` (ascending) lie; NaN when it is empty. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Index events written by the API and not yet applied by the indexer. */
