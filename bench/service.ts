@@ -106,7 +106,15 @@ export function postJson(url: string, body: string): Promise<string> {
 }
 
 export interface Measured { rps: number; p50: number; p99: number; errors: number; requests: number }
-export type Request = { method?: 'GET' | 'POST' | 'PUT'; path: string; body?: string };
+export type Request = {
+  method?: 'GET' | 'POST' | 'PUT'; path: string; body?: string;
+  /**
+   * Called by autocannon before each send with the request it built (host and headers
+   * included); returns the request to send instead. Lets a request vary per send, e.g. the next
+   * listing of a rotation shared by every connection (bench/offer-writes.ts).
+   */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
+};
 
 /** One autocannon run: a single URL, or a list of requests each connection cycles through. */
 export async function load(opts: {
@@ -246,6 +254,12 @@ export function writeResultsSection(title: string, section: string) {
   writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
 }
 
+/** The value below which `p` % of `sorted` (ascending) lie; NaN when it is empty. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** Index events written by the API and not yet applied by the indexer. */
+export const outboxBacklog = async (db: pg.Pool) => Number((await db.query('select count(*) from outbox where processed_at is null')).rows[0].count);
+
 /**
  * Creates listings through the API and measures each write's time from its 201 to the moment a
  * search on OpenSearch finds it. `perTick` creates start every 100 ms (a steady rate), or, with
@@ -294,7 +308,6 @@ export async function trackWrites(opts: {
   await writer;
   lags.sort((a, b) => a - b);
   createLatencies.sort((a, b) => a - b);
-  const percentile = (values: number[], p: number) => values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
   return {
     lags, errors, unseen: acked.size, writes: createLatencies.length, writesPerSecond: createLatencies.length / opts.seconds,
     pct: (p: number) => percentile(lags, p),

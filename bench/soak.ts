@@ -4,7 +4,7 @@
 // bench/RESULTS.md.
 //   npm run bench:soak                  10 minutes
 //   npm run bench:soak -- --minutes 2   a shorter look
-import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, sleep, startBenchService, writeResultsSection, type Request } from './service.js';
+import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, sleep, startBenchService, writeResultsSection, type Request } from './service.js';
 import { memoryMb } from './proc.js';
 
 const minutesArg = process.argv.indexOf('--minutes');
@@ -23,7 +23,7 @@ const mix: Request[] = [
   { method: 'POST', path: `/${country}/listings`, body: createBody },
 ];
 const run = (seconds: number, overallRate?: number) => load({ url: apiUrl(''), headers: auth, requests: mix, seconds, ...(overallRate ? { overallRate } : {}) });
-const backlog = async () => Number((await db.query('select count(*) from outbox where processed_at is null')).rows[0].count);
+const backlog = () => outboxBacklog(db);
 
 await run(10); // warm-up
 const max = await run(30);
