@@ -55,11 +55,16 @@ const post = async (path: string, body: unknown) => {
 /** Creates the planned look-alikes through the API, once per seed: later runs find them by their label. */
 async function createDecoys(plans: DecoyPlan[]): Promise<Map<number, { id: number; kind: DecoyPlan['kind'] }[]>> {
   const byListing = new Map<number, { id: number; kind: DecoyPlan['kind'] }[]>();
+  // The look-alikes of earlier runs, in one pass over the table (keywords have no index: a query
+  // per plan scanned all 1 000 000 listings each time).
+  const { rows: labelled } = await db.query<{ id: string; label: string }>(
+    `select id, label from listings, unnest(keywords) label where $1 = any(keywords) and deleted_at is null and label like $2`,
+    [DECOY, `${DECOY}:%`]);
+  const existing = new Map(labelled.map((row) => [row.label, Number(row.id)]));
   let last: DecoyPlan | undefined;
   for (const plan of plans) {
     const label = `${DECOY}:${seed}:${plan.of}:${plan.kind}`;
-    const existing = (await db.query('select id from listings where $1 = any(keywords) and deleted_at is null', [label])).rows[0];
-    let id = existing ? Number(existing.id) : undefined;
+    let id = existing.get(label);
     if (id === undefined) {
       const { categoryId, ...fields } = plan.listing;
       const res = await post(`/${country}/listings`, { ...fields, keywords: [DECOY, label], categories: [{ id: categoryId }] });
