@@ -124,7 +124,7 @@ API RSS after the runs: ${idleRss.toFixed(0)} MB. Feed lag (a suppress/unsuppres
 until the change is in it; ${LAG_SAMPLES} writes): p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${percentile(lags, 99).toFixed(1)} ms,
 max ${Math.max(...lags).toFixed(1)} ms (contract: within 1 s).
 
-Reproduce: \`npm run bench:sync\`
+Reproduce: \`npm run bench:sync${mode === FULL ? ' -- --full' : ''}\`
 `;
 writeResultsSection(`sync, ${mode.name}`, section);
 console.log(section);
