@@ -141,7 +141,7 @@ const rows = loads.map((l, i) => row(`\`${l.kind}\``, [l.kind], [measured[i]!]))
 if (loads.length > 1) rows.push(row('all', events, measured));
 const totalRps = measured.reduce((n, m) => n + m.rps, 0);
 
-const section = `## webhooks — ${new Date().toISOString().slice(0, 16)}Z
+const section = `## webhooks, ${WRITES} — ${new Date().toISOString().slice(0, 16)}Z
 
 ${await machineDescription()}
 Writes (\`--writes ${WRITES}\`), ${SECONDS} s at ${RATE}/s requested: ${loads.map((l) => `${l.rate}/s ${l.sent}`).join('; ')}.
@@ -157,6 +157,6 @@ ${rows.join('\n')}
 
 Reproduce: \`npm run bench:webhooks -- --seconds ${SECONDS} --rate ${RATE} --writes ${WRITES}\`
 `;
-writeResultsSection('webhooks', section);
+writeResultsSection(`webhooks, ${WRITES}`, section);
 console.log(section);
 process.exit(0);
