@@ -178,7 +178,7 @@ opensearch_down() {
     log "stopping OpenSearch"
     while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
   fi
-  rm -f "$(node_dir "$1")/opensearch.pid"
+  rm -f "$pidfile"
 }
 
 # --- OpenSearch cluster (OPENSEARCH_NODES > 1) ----------------------------------------------
