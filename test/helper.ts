@@ -86,6 +86,15 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
   }
 }
 
+/**
+ * Makes every shard copy of a country's index searchable up to now. A search that found the
+ * writes was answered by one copy; on a cluster the other copy refreshes on its own second
+ * (npm run test:cluster), so a next search sent to it could still miss them for a moment.
+ */
+export async function refreshEveryCopy(deps: ApiDeps, country: string): Promise<void> {
+  await deps.opensearch.indices.refresh({ index: names.listingsAlias(country) });
+}
+
 /** The OpenSearch document of a listing (real-time get), or null when absent. */
 export async function indexedDocument(deps: ApiDeps, country: string, id: string | number) {
   const res = await deps.opensearch.get({ index: names.listingsAlias(country), id: `${country}:${id}` }, { ignore: [404] });

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { DAYS, formatTime } from '../../src/listings/hours.js';
 import { isOpenAt, type ListingHours } from '../../src/listings/open-at.js';
 import type { ListingInput } from '../../src/schemas/listing.js';
-import { build, eventually, listingInput, runId, startIndexer } from '../helper.js';
+import { build, eventually, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
 
 // Zones are asked of the index on every search here, so a New York listing counts at once.
 const { app, deps, partner } = await build(t, { config: { OPEN_ZONES_TTL_MS: 0 } });
@@ -44,6 +44,7 @@ async function searchable(place: string, count: number) {
     const res = await search(inPlace(place));
     return res.statusCode === 200 && res.json().numFound === count ? true : undefined;
   }, 10_000, `${count} listings in ${place}`);
+  await refreshEveryCopy(deps, 'de');
 }
 
 // ---- Dates from today (Berlin) ----

@@ -7,7 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ImageSchema, ListingSummarySchema } from '../../src/schemas/listing.js';
 import { ListingSearchResponseSchema, SolrResultSchema } from '../../src/schemas/search.js';
-import { build, eventually, listingInput, runId, startIndexer } from '../helper.js';
+import { build, eventually, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -68,6 +68,7 @@ await eventually(async () => {
   const rated = solr.find((l) => String(l.lid) === full)?.rating;
   return filtered.length === 2 && images?.length === 1 && solr.length === 2 && rated === 4.5 ? true : undefined;
 }, 10_000, 'both listings in the index with the image and the rating');
+await refreshEveryCopy(deps, 'de');
 
 /** Every failed check of the response against `page`, one line each, empty when it conforms. */
 function schemaErrors(page: TSchema, body: unknown): string[] {

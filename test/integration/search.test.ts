@@ -1,7 +1,7 @@
 import t from 'tap';
 import { eq } from 'drizzle-orm';
 import { listings } from '../../src/db/schema.js';
-import { build, eventually, listingInput, runId, startIndexer } from '../helper.js';
+import { build, config, eventually, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
 import type { ListingInput } from '../../src/schemas/listing.js';
 
 const { app, deps, partner } = await build(t);
@@ -24,11 +24,13 @@ const get = (query: string) => app.inject({ url: `/de/listings?${query}`, header
 
 /** Waits until the query finds `count` listings, then returns the body. */
 async function settled(query: string, count: number) {
-  return eventually(async () => {
+  const body = await eventually(async () => {
     const res = await get(query);
     const body = res.json();
     return res.statusCode === 200 && body.numFound === count ? body : undefined;
   }, 4000, `${count} results for ${query}`);
+  await refreshEveryCopy(deps, 'de');
+  return body;
 }
 
 /** Changes stored fields of a listing through the write path (a new version reaches the index). */
@@ -197,9 +199,12 @@ t.test('Solr mode ranking: a nearer equal match ranks first; a higher boost rank
   const withCentre = (await solr(`${q}&lat=${centre.lat}&lon=${centre.lon}`)).json().listings.map((l: { lid: number }) => String(l.lid));
   t.same(withCentre, [near.id, farther.id], 'nearer first');
 
+  // Equal text scores need equal term statistics: each shard scores with its own, so on an index of
+  // several shards (npm run test:cluster) two twins on different shards score apart a little.
+  const oneShard = { skip: config.OPENSEARCH_SHARDS > 1 ? 'each shard scores with its own term statistics' : false };
   const equalWithout = (await solr(q)).json().listings;
-  t.equal(equalWithout[0].score, equalWithout[1].score, 'equal text scores without a centre');
-  t.same(equalWithout.map((l: { lid: number }) => String(l.lid)), [near.id, farther.id], 'ties break by id');
+  t.equal(equalWithout[0].score, equalWithout[1].score, 'equal text scores without a centre', oneShard);
+  t.same(equalWithout.map((l: { lid: number }) => String(l.lid)), [near.id, farther.id], 'ties break by id', oneShard);
   await setStored(farther.id, { boost: 2 });
   const boosted = await eventually(async () => {
     const hits = (await solr(q)).json().listings;
