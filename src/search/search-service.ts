@@ -48,16 +48,23 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   }
 
   /**
+   * The body `build` makes with the open-hours filter, and the query's cursor key: the body
+   * without that filter, whose instant moves with every page of an `open_now` search, naming
+   * `open_now` or the `open_at` instant instead. The body is built a second time only when there
+   * is a filter: the Solr body (typo forms) costs CPU.
+   */
+  async function bodyAndKey<B extends Record<string, unknown>>(country: string, params: ListingSearch, build: (extra: Record<string, unknown>[]) => B) {
+    const extra = await openFilter(openZones, country, params.openAt);
+    const body = build(extra);
+    return { body, key: queryKey(country, { ...(extra.length ? build([]) : body), open: params.openKey ?? null }) };
+  }
+
+  /**
    * One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more
-   * remain. `build` makes the body with the filters given; the cursor's key is taken without the
-   * open-hours filter, whose instant moves with every page of an `open_now` search, and names
-   * `open_now` or the `open_at` instant instead.
+   * remain. `build` makes the body with the filters given.
    */
   async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
-    const extra = await openFilter(openZones, country, params.openAt);
-    const first = build(extra);
-    // Built a second time only with an open-hours filter: the Solr body (typo forms) costs CPU.
-    const key = queryKey(country, { ...(extra.length ? build([]) : first), open: params.openKey ?? null });
+    const { body: first, key } = await bodyAndKey(country, params, build);
     const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
     const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
@@ -71,9 +78,7 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
       if (params.kind === 'ids') {
         // At most 50 ids, ordered and paged here: the cursor carries no sort values, only how
         // many results came before its page.
-        const extra = await openFilter(openZones, country, params.openAt);
-        const body = buildFilteredQuery(params, extra);
-        const key = queryKey(country, { ...buildFilteredQuery(params), open: params.openKey ?? null });
+        const { body, key } = await bodyAndKey(country, params, (extra) => buildFilteredQuery(params, extra));
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
         const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
