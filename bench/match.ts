@@ -14,7 +14,7 @@ import { createBusinessNames } from '../src/seed/business-names.js';
 import {
   BUCKETS, bucketOf, buildMatchSet, MATCH_CLASSES, planDecoys, type DecoyPlan, type LabelledMatch, type SampleListing,
 } from './match-queries.js';
-import { apiUrl, COUNTRY as country, FULL, machineDescription, QUICK, sleep, startBenchService, writeResultsSection } from './service.js';
+import { apiUrl, COUNTRY as country, FULL, machineDescription, percentile, QUICK, sleep, startBenchService, writeResultsSection } from './service.js';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -113,10 +113,6 @@ const HIGH = 0.8;
 const isRight = (q: LabelledMatch, c: MatchCandidateResult) => q.expected !== null && Number(c.id) === q.expected;
 const decoyKind = (q: LabelledMatch, c: MatchCandidateResult) => (q.expected === null ? undefined : decoys.get(q.expected)?.find((d) => d.id === Number(c.id))?.kind);
 const share = (a: number, b: number) => (b ? (a / b).toFixed(3) : '–');
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 const high = outcomes.flatMap((o) => o.candidates.filter((c) => c.score >= HIGH).map((c) => ({ o, c })));
 const highRight = high.filter(({ o, c }) => isRight(o.q, c)).length;

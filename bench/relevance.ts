@@ -13,7 +13,7 @@ import {
 } from './relevance-queries.js';
 import { SEARCH_DESIGNS } from './search-designs.js';
 import {
-  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, postJson, QUICK, sleep, startBenchService, writeResultsSection,
+  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, percentile, postJson, QUICK, sleep, startBenchService, writeResultsSection,
 } from './service.js';
 import { createBusinessNames } from '../src/seed/business-names.js';
 import { SOLR_RESULT_FIELD } from '../src/search/query/solr-query.js';
@@ -100,10 +100,6 @@ async function rawSearch(body: unknown): Promise<{ ids: number[]; ms: number }> 
 }
 
 const fmt = (x: number) => x.toFixed(3);
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 const corpus = await loadCorpus();
 const twins = await twinQueries(corpus, Math.max(50, Math.floor(perClass / 2)));

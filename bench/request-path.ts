@@ -15,7 +15,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds, memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
 import {
-  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, postJson, sleep, startBenchService, trackWrites,
+  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, percentile, postJson, sleep, startBenchService, trackWrites,
   writeResultsSection, type Mode,
 } from './service.js';
 
@@ -75,9 +75,7 @@ async function sequential(url: string, method: 'GET' | 'POST', body?: Body, head
     if (status >= 400) errors++;
   }
   const cpu = cpuPid ? ((cpuSeconds(cpuPid) - cpuBefore) * 1e6) / latencies.length : undefined;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-  return { p50: at(0.5), p99: at(0.99), requests: latencies.length, errors, ...(cpu === undefined ? {} : { cpuUsPerRequest: cpu }) };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, errors, ...(cpu === undefined ? {} : { cpuUsPerRequest: cpu }) };
 }
 
 const ms = (v: number) => v.toFixed(2);

@@ -254,8 +254,11 @@ export function writeResultsSection(title: string, section: string) {
   writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
 }
 
-/** The value below which `p` % of `sorted` (ascending) lie; NaN when it is empty. */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+/** The value below which `p` % of `values` (in any order) lie; NaN when there are none. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
 
 /** Index events written by the API and not yet applied by the indexer. */
 export const outboxBacklog = async (db: pg.Pool) => Number((await db.query('select count(*) from outbox where processed_at is null')).rows[0].count);

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { memoryMb } from './proc.js';
-import { API_PORT, COUNTRY as country, FULL, QUICK, apiUrl, machineDescription, sleep, startBenchService, writeResultsSection } from './service.js';
+import { API_PORT, COUNTRY as country, FULL, QUICK, apiUrl, machineDescription, percentile, sleep, startBenchService, writeResultsSection } from './service.js';
 
 const LAG_SAMPLES = 200;
 
@@ -94,7 +94,6 @@ async function feedLags(listingId: number): Promise<number[]> {
   return lags;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 await exportThroughApi(false); // warm-up: caches and JIT
 const plain = await exportThroughApi(false);
