@@ -1,7 +1,6 @@
 // buildApp: plugins first, then routes, registered explicitly in order. No I/O happens here;
 // the caller passes the connected dependencies.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -18,6 +17,7 @@ import { createKeyRateLimit, installAddressRateLimit } from './plugins/rate-limi
 import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
 import { installRequestLog } from './plugins/request-log.js';
+import { installSecurityHeaders } from './plugins/security-headers.js';
 import { installValidators } from './plugins/validation.js';
 import { categoryRoutes } from './routes/categories.js';
 import { changeRoutes } from './routes/changes.js';
@@ -85,8 +85,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     if (closing) reply.header('connection', 'close');
   });
 
-  // Security headers on every answer; Swagger UI brings its own content security policy.
-  await app.register(helmet, { global: true });
+  installSecurityHeaders(app);
   // Every route, public and unknown ones included, is limited per client address before it costs
   // anything more; then unknown routes are answered without reading their body.
   installAddressRateLimit(app, { max: config.IP_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });

@@ -56,6 +56,9 @@ t.test('security headers (helmet) on every answer', async (t) => {
   t.equal(res.headers['x-content-type-options'], 'nosniff');
   t.equal(res.headers['x-frame-options'], 'SAMEORIGIN');
   t.match(res.headers['strict-transport-security'], /max-age=/);
+  t.match(res.headers['content-security-policy'], /default-src 'self'/);
+  const docs = await app.inject({ url: '/docs/' });
+  t.match(docs.headers['content-security-policy'], /validator\.swagger\.io/, 'Swagger UI answers with its own policy');
 });
 
 t.test('Swagger UI is served at /docs', async (t) => {
