@@ -1,0 +1,94 @@
+// Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
+//   npm run bench:profile [-- --seconds 10]     the quick data set (50 000 listings)
+// For each scenario the API is started alone under V8's sampling profiler (--cpu-prof), loaded at
+// one connection, and stopped; the profile's busy time is then summed by package and by function
+// (self time: where the CPU was, not who called it). Prints the tables; the .cpuprofile files stay
+// in .bench-profiles/ for Chrome DevTools. Not a figure for RESULTS by itself: it says where to look.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { processNodeFlags } from '../src/project-paths.js';
+import { apiUrl, benchRequests, load, QUICK, startBenchService } from './service.js';
+
+const secondsArg = process.argv.indexOf('--seconds');
+const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 10;
+const PROFILES = '.bench-profiles';
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** node_modules package, Node core, or the application's own file a frame belongs to. */
+function ownerOf(url: string): string {
+  if (!url) return '(native)';
+  const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  if (url.startsWith('node:')) return 'node core';
+  const own = url.split('/dist/')[1];
+  return own ? `app ${own}` : url;
+}
+
+/** Busy self time of a profile by owner and by function, as shares of the busy time. */
+export function summarise(profile: CpuProfile): { busyMs: number; byOwner: [string, number][]; byFunction: [string, number][] } {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = frames.get(id)!;
+    const us = profile.timeDeltas[i] ?? 0;
+    if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+    busy += us;
+    const owner = frame.functionName.startsWith('(') ? frame.functionName : ownerOf(frame.url);
+    byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
+    const name = `${frame.functionName || '(anonymous)'}  ${ownerOf(frame.url)}:${frame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  });
+  const shares = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]): [string, number] => [k, us / busy]);
+  return { busyMs: busy / 1000, byOwner: shares(byOwner), byFunction: shares(byFunction) };
+}
+
+const service = await startBenchService({ ...QUICK, seconds });
+try {
+  await profileEach(service);
+} finally {
+  await service.stop();
+}
+
+async function profileEach(service: Awaited<ReturnType<typeof startBenchService>>): Promise<void> {
+  const { searches, listingId } = await benchRequests(service.db);
+  // The scenarios run on an API of their own, started under the profiler.
+  service.api.kill('SIGTERM');
+  await once(service.api, 'exit');
+
+  const scenarios = [
+    { name: 'GET listing by id', path: `/de/listings/${listingId}` },
+    ...['filtered: phone', 'solr: what + where'].map((name) => {
+      const search = searches.find((s) => s.name === name);
+      if (!search) throw new Error(`no bench search named "${name}"`);
+      return { name, path: `/de/listings?${search.path}` };
+    }),
+  ];
+
+  rmSync(PROFILES, { recursive: true, force: true });
+  for (const scenario of scenarios) {
+    const dir = path.join(PROFILES, scenario.name.replace(/[^a-z0-9]+/gi, '-'));
+    mkdirSync(dir, { recursive: true });
+    const api = spawn(process.execPath, [...processNodeFlags(), '--cpu-prof', '--cpu-prof-dir', dir, 'dist/src/server.js'], { env: service.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    for (let i = 0; i < 100 && !(await fetch(apiUrl('/readyz')).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 300));
+    await load({ url: apiUrl(scenario.path), headers: service.auth, seconds: 2, connections: 1 }); // warm-up: JIT, caches
+    const measured = await load({ url: apiUrl(scenario.path), headers: service.auth, seconds, connections: 1 });
+    api.kill('SIGTERM');
+    await once(api, 'exit');
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no profile written in ${dir}`);
+    const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile);
+    console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request`);
+    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`));
+    console.log('-- by owner'); table(byOwner, 20);
+    console.log('-- by function'); table(byFunction, 30);
+  }
+}
