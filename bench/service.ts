@@ -251,7 +251,9 @@ export function writeResultsSection(title: string, section: string) {
   const kept = sections.filter((s) => !s.startsWith(title)).map((s) => `## ${s}`);
   const analysis = kept.filter((s) => s.startsWith('## Where'));
   const others = kept.filter((s) => !s.startsWith('## Where'));
-  writeFileSync(file, [header!.trimEnd() + '\n', ...analysis, section, ...others].join('\n'));
+  // One blank line between sections, however many a section's text ends with: joining them as they
+  // were added a line at every run.
+  writeFileSync(file, `${[header!, ...analysis, section, ...others].map((s) => s.trim()).join('\n\n')}\n`);
 }
 
 /** The value below which `p` % of `values` (in any order) lie; NaN when there are none. */
