@@ -2,7 +2,7 @@
 // the real listing routes, the indexer's dispatcher, sweeper and delivery worker running in this
 // process, and real HTTP receivers on 127.0.0.1 (allowed by WEBHOOK_ALLOW_PRIVATE_TARGETS).
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
@@ -14,6 +14,7 @@ import type { Db } from '../../src/db/client.js';
 import type { CreatedWebhook, Delivery, Webhook as WebhookView } from '../../src/schemas/webhooks.js';
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue.js';
 import { build, config, eventually, listingInput, logger } from '../helper.js';
+import { receiver, type Received } from '../webhook-receiver.js';
 
 /** Short enough that the tests run the whole schedule in seconds. */
 const TIMEOUT_MS = 1000;
@@ -46,39 +47,6 @@ function startWebhookDelivery(t: Test, db: Db) {
     await worker.close();
     await queue.close();
   });
-}
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  message: { id: string; type: string; country: string | null; listing_id: string | null; version: number | null; at: string };
-}
-
-/**
- * A webhook receiver on 127.0.0.1 that records every request and answers with the status
- * `respond` chooses for the n-th request (1-based); `port` 0 picks a free one.
- */
-async function receiver(t: Test, respond: (n: number) => number | Promise<number> = () => 200, port = 0) {
-  const requests: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ headers: req.headers as Record<string, string>, body, message: JSON.parse(body) });
-      const status = await respond(requests.length);
-      if (req.socket.destroyed) return; // the sender gave up waiting
-      res.writeHead(status).end();
-    });
-  });
-  server.listen(port, '127.0.0.1');
-  await once(server, 'listening');
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const { port: bound } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${bound}/hook`, port: bound, requests };
 }
 
 /** A port nothing listens on (yet): bound, then released. */
@@ -283,7 +251,7 @@ t.test('a receiver that is down for a while gets everything once it is up', asyn
     const list = await deliveries(owner, hook.id);
     return list.length === 3 && list.every((d) => d.status === 'pending' && d.attempts >= 1 && d.last_status_code === null) ? true : undefined;
   }, WAIT_MS, 'three failed first attempts');
-  const rx = await receiver(t, () => 200, port);
+  const rx = await receiver(t, () => 200, { port });
   await messagesOf(rx.requests, ids[0]!, 2, 'both messages of the first listing');
   await messagesOf(rx.requests, ids[1]!, 1, 'the message of the second listing');
   const list = await eventually(async () => {
