@@ -1,6 +1,7 @@
 // Webhook delivery lag: real partner writes at a steady rate through the API, each change
-// delivered by the indexer to a local receiver; lag = arrival time − the change's `at` (its
-// commit-time clock in PostgreSQL, same machine). Writes a section of bench/RESULTS.md.
+// delivered by the indexer to a local receiver; lag = arrival time − the change's `at` (the
+// PostgreSQL clock when the write recorded it inside its transaction, shortly before the commit;
+// same machine). Writes a section of bench/RESULTS.md.
 // `--writes` picks the writes: `creates` (POST a listing → `created`), `offers` (PUT the offer of
 // one of the listings the bench partner created before subscribing → `offer_set`), or `mix`, the
 // default: a quarter creates, the rest offers (CREATE_SHARE says why).

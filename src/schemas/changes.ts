@@ -17,7 +17,7 @@ const ChangeSchema = Type.Object({
   id: Type.String({ description: 'Listing id' }),
   kind: Type.Union(CHANGE_KINDS.map((kind) => Type.Literal(kind))),
   version: Type.Integer({ description: "The listing's version after the change (offers and partner reviews leave it as it was)" }),
-  at: Type.String({ format: 'date-time', description: 'Commit time, ISO 8601 UTC' }),
+  at: Type.String({ format: 'date-time', description: "When the write recorded the change inside its transaction (at most the transaction's duration before its commit), ISO 8601 UTC. Positions follow commit order, so `at` may step back a little along the feed" }),
 });
 
 export const ChangesPageSchema = Type.Object({
