@@ -8,10 +8,21 @@ import { SEARCH_DEFAULTS } from './query/defaults.js';
 
 const { minOneEdit, minTwoEdits } = SEARCH_DEFAULTS.typos;
 
-/** The distinct strings left after deleting one character of each string of `words`. */
+/** A UTF-16 surrogate: half of a character outside the Basic Multilingual Plane. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The distinct strings left after deleting one character (code point) of each string of `words`.
+ * A query's words are cut here on every Solr search, up to a hundred times each for a long word, so
+ * a word without surrogates (nearly all) is cut as a string, without an array of its characters.
+ */
 function deleteOne(words: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const word of words) {
+    if (!SURROGATE.test(word)) {
+      for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
+      continue;
+    }
     const chars = [...word];
     for (let i = 0; i < chars.length; i++) out.add(chars.slice(0, i).join('') + chars.slice(i + 1).join(''));
   }

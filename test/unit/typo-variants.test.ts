@@ -22,6 +22,9 @@ t.test('deletions of a word: every string with one (or two) characters removed',
   t.same(deletions('abc', 1).one.sort(), ['ab', 'ac', 'bc']);
   t.same(deletions('abcd', 2).two.sort(), ['ab', 'ac', 'ad', 'bc', 'bd', 'cd']);
   t.same(deletions('aab', 1).one.sort(), ['aa', 'ab'], 'repeated letters give each variant once');
+  // A character outside the Basic Multilingual Plane is two UTF-16 units: it goes whole, never half.
+  t.same(deletions('a𝔟c', 1).one.sort(), ['ac', 'a𝔟', '𝔟c'].sort(), 'a letter outside the BMP is deleted whole');
+  t.same(deletions('a𝔟cd', 2).two.sort(), ['a𝔟', 'ac', 'ad', '𝔟c', '𝔟d', 'cd'].sort());
 });
 
 t.test('the index keeps one-letter deletions from 4 letters and two-letter deletions from 8', async (t) => {
