@@ -16,14 +16,14 @@ export interface CursorPosition {
 const VERSION = 1;
 
 /**
- * The query a cursor belongs to: a hash of the country and of the OpenSearch body without its
- * page (`from`, `size`). Hashing the built body rather than the parameters treats as one query
- * whatever builds the same body ("pizza" and "Pizza"), lets `limit` change between pages, and
- * refuses a cursor after a deployment changed how the query sorts.
+ * The query a cursor belongs to: a hash of the country, of the open-hours instant the query asks
+ * about (`now`, a fixed instant, or none) and of the OpenSearch body without its page
+ * (body-text.ts). Hashing the built body rather than the parameters treats as one query whatever
+ * builds the same body ("pizza" and "Pizza"), lets `limit` change between pages, and refuses a
+ * cursor after a deployment changed how the query sorts.
  */
-export function queryKey(country: string, body: Record<string, unknown>): string {
-  const { from: _from, size: _size, ...query } = body;
-  return createHash('sha256').update(`${country}\n${JSON.stringify(query)}`).digest('base64url').slice(0, 22);
+export function queryKey(country: string, query: string, open: string | undefined): string {
+  return createHash('sha256').update(`${country}\n${open ?? ''}\n${query}`).digest('base64url').slice(0, 22);
 }
 
 export function encodeCursor(key: string, position: CursorPosition): string {

@@ -6,6 +6,7 @@ import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { SolrResult, SolrResultView } from '../schemas/search.js';
+import { bodyText, type BodyText } from './body-text.js';
 import { encodeCursor, queryKey, readCursor } from './cursor.js';
 import { jsonText, withMembers, type JsonText } from './json-text.js';
 import { buildFilteredQuery } from './query/filtered-query.js';
@@ -37,11 +38,12 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
    */
-  async function search<T>(country: string, kind: string, body: Record<string, unknown>, key: string) {
-    const res = await opensearch.search({ index: names.listingsAlias(country), body, preference: `q${key}` });
+  async function search<T>(country: string, kind: string, body: BodyText, key: string, cursor: boolean) {
+    // The client sends a string body as it is (body-text.ts wrote it once).
+    const res = await opensearch.search({ index: names.listingsAlias(country), body: body.text as unknown as Record<string, never>, preference: `q${key}` });
     const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits: Hit<T>[] } };
     // Debug level: a request writes at most one line at info (src/plugins/request-log.ts).
-    logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor: 'search_after' in body }, 'opensearch search');
+    logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor }, 'opensearch search');
     // A partial answer is no answer (pelias: timed_out is an error).
     if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
     return result.hits;
@@ -49,14 +51,15 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
 
   /**
    * The body `build` makes with the open-hours filter, and the query's cursor key: the body
-   * without that filter, whose instant moves with every page of an `open_now` search, naming
-   * `open_now` or the `open_at` instant instead. The body is built a second time only when there
-   * is a filter: the Solr body (typo forms) costs CPU.
+   * without that filter, whose instant moves with every page of an `open_now` search, and
+   * `open_now` or the `open_at` instant beside it. The body is built a second time only when
+   * there is a filter: the Solr body (typo forms) costs CPU.
    */
   async function bodyAndKey<B extends Record<string, unknown>>(country: string, params: ListingSearch, build: (extra: Record<string, unknown>[]) => B) {
     const extra = await openFilter(openZones, country, params.openAt);
     const body = build(extra);
-    return { body, key: queryKey(country, { ...(extra.length ? build([]) : body), open: params.openKey ?? null }) };
+    const text = bodyText(body);
+    return { body, text, key: queryKey(country, extra.length ? bodyText(build([])).query : text.query, params.openKey) };
   }
 
   /**
@@ -64,9 +67,9 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * remain. `build` makes the body with the filters given.
    */
   async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
-    const { body: first, key } = await bodyAndKey(country, params, build);
+    const { body: first, text, key } = await bodyAndKey(country, params, build);
     const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
-    const hits = await search<T>(country, kind, position ? continuedAfter(first, position.after) : first, key);
+    const hits = await search<T>(country, kind, position ? bodyText(continuedAfter(first, position.after)) : text, key, position !== undefined);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
     const last = hits.hits.at(-1);
     const next = last?.sort && seen < hits.total.value ? encodeCursor(key, { after: last.sort as number[], seen }) : undefined;
@@ -78,9 +81,9 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
       if (params.kind === 'ids') {
         // At most 50 ids, ordered and paged here: the cursor carries no sort values, only how
         // many results came before its page.
-        const { body, key } = await bodyAndKey(country, params, (extra) => buildFilteredQuery(params, extra));
+        const { text, key } = await bodyAndKey(country, params, (extra) => buildFilteredQuery(params, extra));
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
-        const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, body, key);
+        const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, text, key, params.cursor !== undefined);
         const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
         const found = params.ids.flatMap((id) => byId.get(id) ?? []);
         const listings = found.slice(start, start + params.limit).map(jsonText);

@@ -2,7 +2,8 @@
 // pure functions, no OpenSearch. test/integration/cursor-paging.test.ts pages a real index.
 import t from 'tap';
 import { AppError } from '../../src/errors.js';
-import { encodeCursor, queryKey, readCursor } from '../../src/search/cursor.js';
+import { bodyText } from '../../src/search/body-text.js';
+import { encodeCursor, queryKey as keyOfText, readCursor } from '../../src/search/cursor.js';
 import { buildFilteredQuery } from '../../src/search/query/filtered-query.js';
 import { continuedAfter } from '../../src/search/query/search-after.js';
 import { buildSolrQuery } from '../../src/search/query/solr-query.js';
@@ -11,6 +12,8 @@ import { parseListingSearch, type ListingSearch } from '../../src/search/search-
 type Query = Parameters<typeof parseListingSearch>[0];
 const solr = (q: Query) => parseListingSearch({ solr: true, ...q }) as Extract<ListingSearch, { kind: 'solr' }>;
 const phone = (q: Query) => parseListingSearch({ phone: '+4930123456', ...q }) as Extract<ListingSearch, { kind: 'phone' }>;
+/** The key of a body as the search service makes it (no open-hours instant unless given). */
+const queryKey = (country: string, body: Record<string, unknown>, open?: string) => keyOfText(country, bodyText(body).query, open);
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** The details of the 400 that reading `cursor` answers, or [] when it reads. */
@@ -43,6 +46,18 @@ t.test('the query key ignores the page and whatever builds the same body, but no
   t.not(queryKey('de', buildSolrQuery(solr({ what: 'pizza', lat: 48.1, lon: 11.5 }))), key, 'a centre');
   t.equal(queryKey('de', buildFilteredQuery(phone({ limit: 5 }))), queryKey('de', buildFilteredQuery(phone({ limit: 50 }))));
   t.not(queryKey('de', buildFilteredQuery(phone({}))), queryKey('de', buildFilteredQuery(phone({ phone: '+4930123457' }))));
+  t.not(queryKey('de', buildFilteredQuery(phone({})), 'now'), queryKey('de', buildFilteredQuery(phone({}))), 'open_now');
+  t.not(queryKey('de', buildFilteredQuery(phone({})), 'now'), queryKey('de', buildFilteredQuery(phone({})), '2026-12-24T17:30:00.000Z'), 'another open_at instant');
+});
+
+t.test('a body is written once: its text is what JSON.stringify writes, page first, and its query is the rest', async (t) => {
+  const body = buildSolrQuery(solr({ what: 'pizza', limit: 10, offset: 40 }));
+  const { text, query } = bodyText(body);
+  t.same(JSON.parse(text), body, 'the whole body');
+  const { from: _from, size: _size, ...rest } = body;
+  t.equal(query, JSON.stringify(rest), 'the query without its page');
+  t.same(bodyText({ size: 5 }), { text: '{"size":5}', query: '{}' }, 'a page alone');
+  t.same(bodyText({ query: { match_all: {} } }), { text: '{"query":{"match_all":{}}}', query: '{"query":{"match_all":{}}}' }, 'no page');
 });
 
 t.test('a cursor of another query, country or sort is refused as such', async (t) => {
