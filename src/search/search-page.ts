@@ -11,9 +11,11 @@ export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Om
  * (`next` comes after `listings` in an ids page), the listings' texts spliced in as they are.
  */
 export function searchPageJson(page: SearchPage<ListingSearchResponse['listings'][number]>): string {
-  const members = Object.entries(page).flatMap(([key, value]) => {
-    if (key === 'listings') return `"listings":[${(value as string[]).join(',')}]`;
-    return value === undefined ? [] : `${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  });
-  return `{${members.join(',')}}`;
+  let json = '';
+  for (const key in page) {
+    const value = page[key as keyof typeof page];
+    if (value === undefined) continue;
+    json += `${json ? ',' : '{'}"${key}":${key === 'listings' ? `[${(value as string[]).join(',')}]` : JSON.stringify(value)}`;
+  }
+  return json ? `${json}}` : '{}';
 }

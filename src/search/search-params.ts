@@ -30,6 +30,7 @@ export type ListingSearch =
 const FILTER_FAMILIES = { ids: ['ids'], phone: ['phone'], address: ['street', 'place', 'postCode', 'number'] } as const;
 const SOLR_PARAMS = ['what', 'where', 'category', 'lat', 'lon'] as const;
 const LISTING_ID = new RegExp(ID_PATTERN);
+const E164 = new RegExp(E164_PATTERN);
 /** An ISO 8601 date and time with seconds optional, fractions allowed, and an offset required. */
 const INSTANT_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const DAY_MS = 86_400_000;
@@ -115,7 +116,7 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
   if (family === 'phone') {
     // A "+" sent unencoded arrives as a space.
     const phone = query.phone!.replace(/^ /, '+').trim();
-    if (!new RegExp(E164_PATTERN).test(phone)) errors.push('phone: must be E.164, e.g. %2B493012345678');
+    if (!E164.test(phone)) errors.push('phone: must be E.164, e.g. %2B493012345678');
     if (errors.length) throw validationError(errors);
     return { kind: 'phone', phone, ...page };
   }
