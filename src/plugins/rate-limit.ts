@@ -2,11 +2,10 @@
 // that requests with made-up keys, public routes and unknown paths cost at most that many hashes
 // and look-ups (per instance). Per API key after authentication, shared by all instances through
 // Redis and announced on every answer (RateLimit-* headers).
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
-import { bearerToken } from '../partners/api-keys.js';
+import { bearerToken, hashApiKey } from '../partners/api-keys.js';
 import { clientNetwork } from '../rate-limit/client-network.js';
 import { createLocalWindowCounter, createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 
@@ -34,7 +33,7 @@ export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOp
 export function createKeyRateLimit(opts: LimitOptions): (app: FastifyInstance) => void {
   // The key's hash, never the key itself, names the counter. Runs after authentication, so every
   // key counted here is a valid one.
-  const keyOf = (request: FastifyRequest) => createHash('sha256').update(bearerToken(request.headers.authorization) ?? '').digest('hex').slice(0, 32);
+  const keyOf = (request: FastifyRequest) => hashApiKey(bearerToken(request.headers.authorization) ?? '').slice(0, 32);
   const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
   return (app) => installLimit(app, opts, { counter, keyOf, announce: true });
 }

@@ -2,7 +2,7 @@
 // 10 000"): opaque to clients, base64url of {v, q, a, n}. `q` names the query the cursor belongs
 // to, `a` holds the sort values of the last hit returned (OpenSearch's search_after), `n` how many
 // results came before the next page (so that `next` is left out once none remain).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { validationError } from '../errors.js';
 
 /** Where the next page starts. */
@@ -23,7 +23,7 @@ const VERSION = 1;
  * cursor after a deployment changed how the query sorts.
  */
 export function queryKey(country: string, query: string, open: string | undefined): string {
-  return createHash('sha256').update(`${country}\n${open ?? ''}\n${query}`).digest('base64url').slice(0, 22);
+  return hash('sha256', `${country}\n${open ?? ''}\n${query}`, 'base64url').slice(0, 22);
 }
 
 export function encodeCursor(key: string, position: CursorPosition): string {

@@ -29,8 +29,13 @@ function german2(word: string): string {
   return out;
 }
 
+/** Text without a character outside ASCII, which NFKD and the letter map leave as it is. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case without diacritics, letters NFKD keeps whole mapped to their base, spaces collapsed. */
 function plain(lower: string): string {
+  // Most query words are plain ASCII by here, and a Solr query folds each several times.
+  if (ASCII.test(lower)) return lower.replace(/\s+/g, ' ').trim();
   const stripped = lower.normalize('NFKD').replace(/\p{M}/gu, '');
   let out = '';
   for (const ch of stripped) out += SPECIAL_LETTERS[ch] ?? ch;

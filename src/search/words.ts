@@ -38,7 +38,10 @@ export const isOptionalWord = (word: string) => OPTIONAL_WORDS.has(word);
  * The key of a whole name: its words joined by one space. Two names with the same key cannot be
  * told apart by a query ("Müller GmbH & Co. KG" and "mueller gmbh co kg").
  */
-export const nameKey = (text: string) => searchWords(text).join(' ');
+export const nameKey = (text: string) => keyOfWords(searchWords(text));
+
+/** The name key of words already split by searchWords. */
+export const keyOfWords = (words: readonly string[]) => words.join(' ');
 
 /**
  * Hyphenated and slashed compounds also as one word ("Auto-Service" → "autoservice"), so that a

@@ -3,7 +3,7 @@
 import { fold } from '../fold.js';
 import type { ListingSearch } from '../search-params.js';
 import { queryForms, type QueryForms } from '../typo-variants.js';
-import { isOptionalWord, nameKey, searchWords, wordSpellings, writtenWords } from '../words.js';
+import { isOptionalWord, keyOfWords, searchWords, wordSpellings, writtenWords } from '../words.js';
 import { SEARCH_DEFAULTS } from './defaults.js';
 import { parseSolrText } from './solr-text.js';
 
@@ -64,13 +64,13 @@ function whatMust(what: string): Clause[] {
 
 /** The name typed whole, or its words in order, lift a listing above partial matches; so do legal forms that match. */
 function whatShould(what: string): Clause[] {
-  const plain = what.replace(/"/g, ' ');
-  const optional = [...new Set(searchWords(plain).filter(isOptionalWord))];
+  const words = searchWords(what.replace(/"/g, ' '));
+  const key = keyOfWords(words);
   return [
-    ...optional.map((word) => scored({ term: { name_words: word } }, weights.optionalWord)),
-    { term: { name_key: { value: nameKey(plain), boost: weights.wholeName } } },
-    { match_phrase: { name_fold: { query: nameKey(plain), boost: weights.namePhrase } } },
-    { term: { name_word_count: { value: String(searchWords(plain).length), boost: weights.sameWordCount } } },
+    ...[...new Set(words.filter(isOptionalWord))].map((word) => scored({ term: { name_words: word } }, weights.optionalWord)),
+    { term: { name_key: { value: key, boost: weights.wholeName } } },
+    { match_phrase: { name_fold: { query: key, boost: weights.namePhrase } } },
+    { term: { name_word_count: { value: String(words.length), boost: weights.sameWordCount } } },
   ];
 }
 
