@@ -1,5 +1,7 @@
 // Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
-//   npm run bench:profile [-- --seconds 10]     the quick data set (50 000 listings)
+//   npm run bench:profile [-- --seconds 10] [-- --search NAME]...   the quick data set (50 000 listings)
+// NAME is a search scenario of bench/service.ts (benchRequests), e.g. "solr: what + where"; several
+// may be given; by default GET by id, the phone search and "solr: what + where".
 // For each scenario the API is started alone under V8's sampling profiler (--cpu-prof), loaded at
 // one connection, and stopped; the profile's busy time is then summed by package and by function
 // (self time: where the CPU was, not who called it). Prints the tables; the .cpuprofile files stay
@@ -14,6 +16,8 @@ import { apiUrl, benchRequests, load, QUICK, startBenchService } from './service
 const secondsArg = process.argv.indexOf('--seconds');
 const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 10;
 const PROFILES = '.bench-profiles';
+/** The searches named with --search (a name, or a name's start before its example, e.g. "solr: what with a typo"). */
+const named = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--search' ? [arg] : []));
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -65,9 +69,9 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
   await once(service.api, 'exit');
 
   const scenarios = [
-    { name: 'GET listing by id', path: `/de/listings/${listingId}` },
-    ...['filtered: phone', 'solr: what + where'].map((name) => {
-      const search = searches.find((s) => s.name === name);
+    ...(named.length ? [] : [{ name: 'GET listing by id', path: `/de/listings/${listingId}` }]),
+    ...(named.length ? named : ['filtered: phone', 'solr: what + where']).map((name) => {
+      const search = searches.find((s) => s.name === name || s.name.startsWith(`${name} (`));
       if (!search) throw new Error(`no bench search named "${name}"`);
       return { name, path: `/de/listings?${search.path}` };
     }),
