@@ -1,6 +1,7 @@
 // Fault injection: 2 000 mixed writes per scenario through the real API and indexer
-// processes while a fault strikes; afterwards PostgreSQL and OpenSearch must agree exactly and
-// every acknowledged write must be in the index. Run with `npm run test:faults`.
+// processes while a fault strikes; afterwards PostgreSQL and OpenSearch must agree exactly, every
+// acknowledged write must be in the index, and every change must have reached a real webhook
+// receiver (none lost). Run with `npm run test:faults`.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -10,7 +11,8 @@ import t, { type Test } from 'tap';
 import { INDEX_QUEUE, SYNC_LISTING_JOB } from '../../src/outbox/jobs.js';
 import { build } from '../helper.js';
 import { startApiProcess, startIndexerProcess, type Proc } from '../processes.js';
-import { assertConverged, writeStream } from './harness.js';
+import { receiver } from '../webhook-receiver.js';
+import { assertConverged, assertWebhooksDelivered, writeStream } from './harness.js';
 
 const WRITES = Number(process.env.FAULT_WRITES ?? 2000);
 const REDIS_PORT = 6391;
@@ -28,7 +30,13 @@ function redisServer() {
 
 let redis = redisServer();
 await sleep(300);
-const env = { REDIS_URL, QUEUE_PREFIX: `faults-${randomUUID().slice(0, 6)}`, RELAY_INTERVAL_MS: '500', RELAY_GRACE_MS: '1000', AUTH_CACHE_MS: '60000' };
+const env = {
+  REDIS_URL, QUEUE_PREFIX: `faults-${randomUUID().slice(0, 6)}`, RELAY_INTERVAL_MS: '500', RELAY_GRACE_MS: '1000', AUTH_CACHE_MS: '60000',
+  // The receiver listens on 127.0.0.1; the retries add up to 38.5 s, so no outage here exhausts
+  // them and disables the subscription.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '500,1000,2000,5000,5000,5000,5000,5000,5000,5000',
+  WEBHOOK_SWEEP_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+};
 const { deps, partner } = await build(t, { config: { REDIS_URL, QUEUE_PREFIX: env.QUEUE_PREFIX } });
 const { auth } = await partner();
 const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
@@ -44,11 +52,23 @@ t.teardown(async () => {
   await redis.stop();
 });
 
+// One subscription to every change of the country, on a receiver that always answers 200.
+// Teardowns run last first: the subscription goes before the receiver closes and the processes stop.
+const hooks = await receiver(t);
+const created = await fetch(`${baseUrl()}/webhooks`, {
+  method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+  body: JSON.stringify({ url: hooks.url, events: ['*'], countries: [country], scope: 'all' }),
+});
+if (created.status !== 201) throw new Error(`POST /webhooks: ${created.status} ${await created.text()}`);
+const webhook = await created.json() as { id: string };
+t.teardown(async () => { await deps.database.pool.query('delete from webhooks where id = $1', [webhook.id]); });
+
 async function run(t: Test, fault: (done: number) => Promise<void> | void) {
   const { expected, retries } = await writeStream({ baseUrl, auth, total: WRITES, country, onProgress: fault });
   const { differences, wrong } = await assertConverged(deps, country, expected);
   t.same(differences, [], 'reconcile: PostgreSQL and OpenSearch agree on ids and versions');
   t.same(wrong, [], `every acknowledged write is in the index (${expected.size} listings, ${retries} retried requests)`);
+  await assertWebhooksDelivered(t, deps, webhook.id, hooks.requests);
 }
 
 t.test('1. the indexer is killed with SIGKILL and restarted, twice', async (t) => {

@@ -1,6 +1,7 @@
 // Fault-injection harness: real API and indexer processes, a stream of mixed writes
 // through HTTP that retries until each write is acknowledged, and the checks that every
-// acknowledged write reached OpenSearch exactly as PostgreSQL holds it.
+// acknowledged write reached OpenSearch exactly as PostgreSQL holds it and every change reached
+// a webhook receiver.
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
 import { count, isNull } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import { reconcileCountry } from '../../indexer/reconcile.js';
 import { outbox } from '../../src/db/schema.js';
 import type { ApiDeps } from '../../src/deps.js';
 import { eventually, indexedDocument, listingInput, names } from '../helper.js';
+import type { Received } from '../webhook-receiver.js';
 
 export interface Expected {
   deleted: boolean;
@@ -146,4 +148,45 @@ export async function assertNothingLost(t: Test, deps: ApiDeps, country: string,
   const { notInPostgres, wrongVersion } = await acknowledgedWritesKept(deps, country, expected);
   t.same(notInPostgres, [], 'every acknowledged write is in PostgreSQL');
   t.same(wrongVersion, [], 'every live listing is in the index at its version');
+}
+
+/**
+ * No webhook message lost (docs/contract.md §15): waits until every change committed so far that
+ * subscription `webhookId` matches is fanned out and none of its deliveries is pending, then checks
+ * that each change has exactly one delivery, each delivery is delivered, and `received` (the
+ * receiver's requests) holds every delivery's message id. Duplicates are counted, not failed:
+ * delivery is at least once. The SQL mirrors receivesChange (src/webhooks/webhook-messages.ts).
+ */
+export async function assertWebhooksDelivered(t: Test, deps: ApiDeps, webhookId: string, received: Received[]) {
+  const pool = deps.database.pool;
+  // Every write of the scenario has committed: its changes are at or below the newest id now.
+  const { rows: [last] } = await pool.query<{ id: string }>('select coalesce(max(id), 0) as id from listing_changes');
+  const throughId = last!.id;
+  const { changes, deliveries } = await eventually(async () => {
+    const { rows: [matched] } = await pool.query<{ changes: number; undispatched: number }>(`
+      with subscription as (
+        select w.*, p.role from webhooks w join partners p on p.id = w.partner_id where w.id = $1
+      ), matched as (
+        select c.seq from listing_changes c, subscription w
+        where c.id <= $2 and c.country = any(w.countries) and ('*' = any(w.events) or c.kind = any(w.events))
+          and (w.scope = 'all' or c.claimed_by = w.partner_id)
+          and (c.visible_to is null or c.visible_to = w.partner_id or w.role = 'admin')
+          and c.at >= w.created_at
+      )
+      select count(*)::int as changes,
+        count(*) filter (where seq is null or seq > coalesce((select last_seq from webhook_dispatch_state where id = 1), 0))::int as undispatched
+      from matched`, [webhookId, throughId]);
+    const { rows } = await pool.query<{ public_id: string; status: string }>(
+      'select public_id, status from webhook_deliveries where webhook_id = $1 and change_id <= $2', [webhookId, throughId]);
+    if (matched!.undispatched > 0 || rows.some((r) => r.status === 'pending')) return undefined;
+    return { changes: matched!.changes, deliveries: rows };
+  }, 60_000, 'every webhook delivery to be fanned out and finished');
+  const ids = new Set(deliveries.map((d) => d.public_id));
+  const arrivals = received.filter((r) => ids.has(r.message.id));
+  const notDelivered = deliveries.filter((d) => d.status !== 'delivered').map((d) => `${d.public_id}: ${d.status}`);
+  const arrived = new Set(arrivals.map((r) => r.message.id));
+  const missing = [...ids].filter((id) => !arrived.has(id));
+  t.equal(deliveries.length, changes, `the dispatcher fanned every matching change out once (${changes} changes so far)`);
+  t.same(notDelivered.slice(0, 20), [], `every delivery is delivered (${notDelivered.length} are not)`);
+  t.same(missing.slice(0, 20), [], `the receiver got every message (${missing.length} missing, ${arrivals.length - arrived.size} duplicates so far)`);
 }
