@@ -60,7 +60,7 @@ export const ConfigSchema = Type.Object({
   INDEXER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Most listings per indexer batch (one PostgreSQL read, one _bulk, one outbox update)' }),
   INDEXER_BATCH_WAIT_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'How long a batch waits for more jobs after its first one' }),
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
-  OPEN_ZONES_TTL_MS: Type.Integer({ minimum: 0, default: 30_000, description: 'How long the time zones of a country\'s listings are remembered for open_now/open_at; a listing in a zone new to its country matches them at most this much later (0: asked on every such search)' }),
+  OPEN_ZONES_TTL_MS: Type.Integer({ minimum: 0, default: 1000, description: 'How long the time zones of a country\'s listings are remembered for open_now/open_at before they are asked again in the background; a listing in a zone new to its country matches them about this much later (0: every such search asks, and waits for the answer)' }),
   CHANGE_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'Days the change feed keeps a change at least; an older cursor answers 410 gone' }),
   CHANGE_SEQUENCER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 200, description: 'How often the indexer gives committed changes their feed positions (webhooks see changes without feed readers)' }),
   EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, default: 2, description: 'Exports one API instance streams at once, each holding a database connection; more wait for a slot' }),
