@@ -16,14 +16,18 @@ export interface CursorPosition {
 const VERSION = 1;
 
 /**
- * The query a cursor belongs to: a hash of the country, of the open-hours instant the query asks
- * about (`now`, a fixed instant, or none) and of the OpenSearch body without its page
- * (body-text.ts). Hashing the built body rather than the parameters treats as one query whatever
- * builds the same body ("pizza" and "Pizza"), lets `limit` change between pages, and refuses a
- * cursor after a deployment changed how the query sorts.
+ * The query a cursor belongs to: a hash of the country and of the OpenSearch body without its page
+ * (body-text.ts) with the open-hours instant it asks about (`now`, a fixed instant, or none) as a
+ * last member `open`. Hashing the built body rather than the parameters treats as one query
+ * whatever builds the same body ("pizza" and "Pizza"), lets `limit` change between pages, and
+ * refuses a cursor after a deployment changed how the query sorts; a deployment that changes
+ * neither keeps the cursors partners hold valid.
  */
 export function queryKey(country: string, query: string, open: string | undefined): string {
-  return hash('sha256', `${country}\n${open ?? ''}\n${query}`, 'base64url').slice(0, 22);
+  const member = `"open":${JSON.stringify(open ?? null)}`;
+  // The text JSON.stringify writes for { ...query, open }, without parsing the query again.
+  const keyed = query === '{}' ? `{${member}}` : `${query.slice(0, -1)},${member}}`;
+  return hash('sha256', `${country}\n${keyed}`, 'base64url').slice(0, 22);
 }
 
 export function encodeCursor(key: string, position: CursorPosition): string {

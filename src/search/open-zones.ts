@@ -1,10 +1,11 @@
 // The time zones a country's listings use, for the open_now/open_at filter (one clause per zone,
 // src/search/query/open-at-query.ts). Asked of the index with a terms aggregation and remembered for
 // OPEN_ZONES_TTL_MS: a handful of zones per country, so one small request per country and period.
-// Once the period is over, searches go on with the zones known while one request asks again in the
-// background, so no search waits for it; a listing in a zone new to its country is therefore found
-// by open searches about one period after it became searchable (a second by default, within the
-// contract's two seconds for writes). The country's default zone is always included.
+// For one more period after that, searches go on with the zones known while one request asks again
+// in the background, so a steady stream of searches never waits for it; later, a search waits for
+// the answer. A listing in a zone new to its country is therefore found by open searches at most
+// two periods after it became searchable (1 s by default). The country's default zone is always
+// included.
 import { IANAZone } from 'luxon';
 import { defaultTimeZone } from '../config.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
@@ -32,15 +33,16 @@ export function createOpenZones({ opensearch, names, ttlMs }: { opensearch: Open
 
   return {
     /**
-     * The zones of `country`'s listings, as of about OPEN_ZONES_TTL_MS ago: once they are older,
-     * they are still answered while a refresh runs (a failed refresh is tried by the next search).
-     * Only the first search of a country waits for the index.
+     * The zones of `country`'s listings, as of at most two OPEN_ZONES_TTL_MS ago: in the second
+     * period they are answered while a refresh runs (a failed refresh is tried by the next search);
+     * older ones are not answered at all.
      */
     async zonesOf(country: string): Promise<string[]> {
       const cached = known.get(country);
-      if (cached && cached.until > Date.now()) return cached.zones;
+      const now = Date.now();
+      if (cached && cached.until > now) return cached.zones;
       // With no period (0) every search asks and waits: nothing is answered from memory.
-      const stale = ttlMs > 0 ? cached : undefined;
+      const stale = cached && ttlMs > 0 && cached.until + ttlMs > now ? cached : undefined;
       let request = pending.get(country);
       if (!request) {
         request = fetchZones(country).finally(() => pending.delete(country));

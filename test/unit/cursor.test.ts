@@ -50,6 +50,16 @@ t.test('the query key ignores the page and whatever builds the same body, but no
   t.not(queryKey('de', buildFilteredQuery(phone({})), 'now'), queryKey('de', buildFilteredQuery(phone({})), '2026-12-24T17:30:00.000Z'), 'another open_at instant');
 });
 
+t.test('keys are those the cursors partners already hold were made with: the hash of the body without its page, plus `open`', async (t) => {
+  const { createHash } = await import('node:crypto');
+  const body = buildSolrQuery(solr({ what: 'pizza', limit: 10, offset: 40 }));
+  const { from: _from, size: _size, ...rest } = body;
+  const before = (open: string | null) => createHash('sha256').update(`de\n${JSON.stringify({ ...rest, open })}`).digest('base64url').slice(0, 22);
+  t.equal(queryKey('de', body), before(null));
+  t.equal(queryKey('de', body, 'now'), before('now'));
+  t.equal(keyOfText('de', '{}', undefined), createHash('sha256').update('de\n{"open":null}').digest('base64url').slice(0, 22), 'an empty query');
+});
+
 t.test('a body is written once: its text is what JSON.stringify writes, page first, and its query is the rest', async (t) => {
   const body = buildSolrQuery(solr({ what: 'pizza', limit: 10, offset: 40 }));
   const { text, query } = bodyText(body);
