@@ -4,6 +4,7 @@
 // results came before the next page (so that `next` is left out once none remain).
 import { hash } from 'node:crypto';
 import { validationError } from '../errors.js';
+import { withMembers, type JsonText } from './json-text.js';
 
 /** Where the next page starts. */
 export interface CursorPosition {
@@ -24,10 +25,8 @@ const VERSION = 1;
  * neither keeps the cursors partners hold valid.
  */
 export function queryKey(country: string, query: string, open: string | undefined): string {
-  const member = `"open":${JSON.stringify(open ?? null)}`;
   // The text JSON.stringify writes for { ...query, open }, without parsing the query again.
-  const keyed = query === '{}' ? `{${member}}` : `${query.slice(0, -1)},${member}}`;
-  return hash('sha256', `${country}\n${keyed}`, 'base64url').slice(0, 22);
+  return hash('sha256', `${country}\n${withMembers(query as JsonText<object>, { open: open ?? null })}`, 'base64url').slice(0, 22);
 }
 
 export function encodeCursor(key: string, position: CursorPosition): string {
