@@ -84,6 +84,10 @@ export function buildListingDocument(input: ListingDocumentInput) {
     updated_at: input.updatedAt.toISOString(),
     ...openHoursFields(listing),
     listing: shown,
+    // The filtered search's result as JSON text, a stored field: the API splices it into its
+    // answer unparsed, and OpenSearch reads it without filtering _source (docs/search.md "Reading
+    // the hits"). Stored, not doc values: a listing's text may pass doc values' 32 766 bytes.
+    listing_text: JSON.stringify(shown),
     // The Solr-mode result, but for what the query adds (_dist_, _distboost_, score), as JSON in
     // doc values: a search reads it for its 50 hits without loading and filtering their _source,
     // which cost OpenSearch several times the search itself (docs/search.md).

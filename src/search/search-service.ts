@@ -8,8 +8,8 @@ import type { ListingSummary } from '../schemas/listing.js';
 import type { SolrResult, SolrResultView } from '../schemas/search.js';
 import { bodyText, type BodyText } from './body-text.js';
 import { encodeCursor, queryKey, readCursor } from './cursor.js';
-import { jsonText, withMembers, type JsonText } from './json-text.js';
-import { buildFilteredQuery } from './query/filtered-query.js';
+import { withMembers, type JsonText } from './json-text.js';
+import { buildFilteredQuery, LISTING_TEXT_FIELD } from './query/filtered-query.js';
 import { openFilter } from './open-filter.js';
 import type { OpenZones } from './open-zones.js';
 import { continuedAfter } from './query/search-after.js';
@@ -17,18 +17,21 @@ import { buildSolrQuery, distanceBoost, distanceSortIndex, SOLR_RESULT_FIELD } f
 import type { ListingSearch } from './search-params.js';
 import type { SearchPage } from './search-page.js';
 
-interface Hit<T> {
+/** A hit as the searches ask for it: no _source, only stored and doc-values fields. */
+interface Hit {
   _score: number | null;
-  _source: T;
-  fields?: Record<string, string[]>;
+  fields?: Record<string, (string | number)[]>;
   sort?: unknown[];
 }
+
+/** A filtered search's listing, as the stored JSON text it is sent on in (filtered-query.ts). */
+const listingText = (hit: Hit) => hit.fields![LISTING_TEXT_FIELD]![0] as JsonText<ListingSummary>;
 
 /**
  * The parts of an answer this service reads. The rest (each hit's index name and id, the shards)
  * would be bytes to receive and parse for nothing: a tenth of a 50-hit Solr answer.
  */
-const FILTER_PATH = 'took,timed_out,hits.total.value,hits.hits._source,hits.hits.fields,hits.hits.sort,hits.hits._score';
+const FILTER_PATH = 'took,timed_out,hits.total.value,hits.hits.fields,hits.hits.sort,hits.hits._score';
 
 /** The bodies this service pages with a cursor: sorted, ending with the listing id. */
 type SortedBody = { from: number; sort: unknown[] } & Record<string, unknown>;
@@ -43,11 +46,11 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
    */
-  async function search<T>(country: string, kind: string, body: BodyText, key: string, cursor: boolean) {
+  async function search(country: string, kind: string, body: BodyText, key: string, cursor: boolean) {
     // The client sends a string body as it is (body-text.ts wrote it once).
     const res = await opensearch.search({ index: names.listingsAlias(country), body: body.text as unknown as Record<string, never>, preference: `q${key}`, filter_path: FILTER_PATH });
     // filter_path leaves out `hits.hits` when nothing matched.
-    const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits?: Hit<T>[] } };
+    const result = res.body as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits?: Hit[] } };
     // Debug level: a request writes at most one line at info (src/plugins/request-log.ts).
     logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor }, 'opensearch search');
     // A partial answer is no answer (pelias: timed_out is an error).
@@ -72,10 +75,10 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * One page of a sorted search: from `offset`, or after the hit a cursor names; `next` while more
    * remain. `build` makes the body with the filters given.
    */
-  async function sortedPage<T>(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
+  async function sortedPage(country: string, kind: string, build: (extra: Record<string, unknown>[]) => SortedBody, params: ListingSearch) {
     const { body: first, text, key } = await bodyAndKey(country, params, build);
     const position = params.cursor === undefined ? undefined : readCursor(params.cursor, key, first.sort.length);
-    const hits = await search<T>(country, kind, position ? bodyText(continuedAfter(first, position.after)) : text, key, position !== undefined);
+    const hits = await search(country, kind, position ? bodyText(continuedAfter(first, position.after)) : text, key, position !== undefined);
     const seen = (position?.seen ?? first.from) + hits.hits.length;
     const last = hits.hits.at(-1);
     const next = last?.sort && seen < hits.total.value ? encodeCursor(key, { after: last.sort as number[], seen }) : undefined;
@@ -89,25 +92,25 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
         // many results came before its page.
         const { text, key } = await bodyAndKey(country, params, (extra) => buildFilteredQuery(params, extra));
         const start = params.cursor === undefined ? params.offset : readCursor(params.cursor, key, 0).seen;
-        const hits = await search<{ listing: ListingSummary; lid?: number }>(country, params.kind, text, key, params.cursor !== undefined);
-        const byId = new Map(hits.hits.map((h) => [h._source.lid!, h._source.listing]));
+        const hits = await search(country, params.kind, text, key, params.cursor !== undefined);
+        const byId = new Map(hits.hits.map((h) => [Number(h.fields!.lid![0]), listingText(h)]));
         const found = params.ids.flatMap((id) => byId.get(id) ?? []);
-        const listings = found.slice(start, start + params.limit).map(jsonText);
+        const listings = found.slice(start, start + params.limit);
         const seen = start + listings.length;
         return { numFound: found.length, numReturned: listings.length, listings, ...(seen < found.length ? { next: encodeCursor(key, { after: [], seen }) } : {}) };
       }
-      const { hits, ...page } = await sortedPage<{ listing: ListingSummary }>(country, params.kind, (extra) => buildFilteredQuery(params, extra), params);
-      const listings = hits.hits.map((h) => jsonText(h._source.listing));
+      const { hits, ...page } = await sortedPage(country, params.kind, (extra) => buildFilteredQuery(params, extra), params);
+      const listings = hits.hits.map(listingText);
       return { ...page, numReturned: listings.length, listings };
     },
 
     async solr(country: string, params: Extract<ListingSearch, { kind: 'solr' }>): Promise<SearchPage<SolrResult>> {
-      const { hits, ...page } = await sortedPage<never>(country, 'solr', (extra) => buildSolrQuery(params, extra), params);
+      const { hits, ...page } = await sortedPage(country, 'solr', (extra) => buildSolrQuery(params, extra), params);
       const distanceAt = distanceSortIndex(params);
       const listings = hits.hits.map((hit): JsonText<SolrResult> => {
         // The document's ready-made result (listing-document.ts), plus what this query adds; its
         // text is passed through, never parsed here (json-text.ts).
-        const view = hit.fields![SOLR_RESULT_FIELD]![0]! as JsonText<SolrResultView>;
+        const view = hit.fields![SOLR_RESULT_FIELD]![0] as JsonText<SolrResultView>;
         const km = distanceAt >= 0 ? Number(hit.sort?.[distanceAt]) : undefined;
         return withMembers(view, { ...(km !== undefined ? { _dist_: km, _distboost_: distanceBoost(km) } : {}), score: hit._score ?? 0 });
       });
