@@ -10,6 +10,11 @@ export interface Caller {
   role: Role;
 }
 
+/** A caller as authentication found it, with the SHA-256 of its key: it names the key's rate-limit counter, unhashed again. */
+export interface KeyHolder extends Caller {
+  keyHash: string;
+}
+
 /**
  * Authenticated keys are remembered briefly, so that a request costs no database round trip for
  * its key. A revocation is announced to every instance, which forgets the key at once; without
@@ -18,14 +23,14 @@ export interface Caller {
  * look-up, and a flood of bad keys evicts only other bad keys, never a valid one.
  */
 export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: { db: Db; cacheMs?: number; maxCached?: number }) {
-  const accepted = createBoundedCache<Caller>({ max: maxCached, ttlMs: cacheMs });
+  const accepted = createBoundedCache<KeyHolder>({ max: maxCached, ttlMs: cacheMs });
   const rejected = createBoundedCache<true>({ max: maxCached, ttlMs: cacheMs });
   let revocations = 0; // counts forget calls, so a look-up can tell whether one happened meanwhile
 
-  async function lookup(hash: string): Promise<Caller | undefined> {
+  async function lookup(hash: string): Promise<KeyHolder | undefined> {
     const row = await findPartnerByKeyHash(db, hash);
     if (!row || !sameHash(row.keyHash, hash)) return undefined;
-    return { partnerId: row.partnerId, name: row.name, role: row.role };
+    return { partnerId: row.partnerId, name: row.name, role: row.role, keyHash: hash };
   }
 
   return {
@@ -54,7 +59,7 @@ export function createPartnersService({ db, cacheMs = 0, maxCached = 10_000 }: {
     },
 
     /** The partner behind a key, or undefined for an unknown or revoked key. */
-    async authenticate(key: string): Promise<Caller | undefined> {
+    async authenticate(key: string): Promise<KeyHolder | undefined> {
       if (rejected.get(key)) return undefined;
       const hash = hashApiKey(key);
       const cached = accepted.get(hash);

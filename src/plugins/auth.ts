@@ -3,11 +3,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.js';
 import { bearerToken } from '../partners/api-keys.js';
-import type { Caller, PartnersService } from '../partners/partners-service.js';
+import type { KeyHolder, PartnersService } from '../partners/partners-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller: Caller;
+    caller: KeyHolder;
     country: string;
   }
 }
@@ -23,12 +23,12 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<vo
 
 /** Routes outside any country (webhooks): a valid key is all they need. */
 export function installPartnerAuth(app: FastifyInstance, deps: AuthDeps): void {
-  app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('caller', null as unknown as KeyHolder);
   app.addHook('onRequest', async (request: FastifyRequest) => authenticate(request, deps));
 }
 
 export function installCountryAuth(app: FastifyInstance, deps: AuthDeps & { countries: readonly string[] }): void {
-  app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('caller', null as unknown as KeyHolder);
   app.decorateRequest('country', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
     await authenticate(request, deps);

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
-import { bearerToken, hashApiKey } from '../partners/api-keys.js';
 import { clientNetwork } from '../rate-limit/client-network.js';
 import { createLocalWindowCounter, createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 
@@ -31,24 +30,25 @@ export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOp
  * counter, so a key's requests to any of them count in one place.
  */
 export function createKeyRateLimit(opts: LimitOptions): (app: FastifyInstance) => void {
-  // The key's hash, never the key itself, names the counter. Runs after authentication, so every
-  // key counted here is a valid one.
-  const keyOf = (request: FastifyRequest) => hashApiKey(bearerToken(request.headers.authorization) ?? '').slice(0, 32);
+  // The key's hash, never the key itself, names the counter: authentication has just computed it
+  // (request.caller), so every key counted here is a valid one.
+  const keyOf = (request: FastifyRequest) => request.caller.keyHash.slice(0, 32);
   const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
   return (app) => installLimit(app, opts, { counter, keyOf, announce: true });
 }
 
 function installLimit(app: FastifyInstance, opts: Pick<LimitOptions, 'max' | 'windowMs'>, { counter, keyOf, announce }: {
-  counter: { hit(key: string): WindowCount | Promise<WindowCount> }; keyOf: (request: FastifyRequest) => string; announce: boolean;
+  counter: { hit(key: string): WindowCount }; keyOf: (request: FastifyRequest) => string; announce: boolean;
 }): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const window = await counter.hit(keyOf(request));
+  // A callback hook, not an async one: counting is synchronous, and every request passes here twice.
+  app.addHook('onRequest', (request, reply, done) => {
+    const window = counter.hit(keyOf(request));
     const exceeded = window.count > opts.max;
     if (announce || exceeded) setRateLimitHeaders(reply, opts.max, window);
-    if (!exceeded) return;
+    if (!exceeded) return done();
     const seconds = Math.max(1, Math.ceil(window.resetMs / 1000));
     reply.header('retry-after', seconds);
-    throw new AppError('rate_limited', `rate limit of ${opts.max} requests per ${opts.windowMs / 1000} s exceeded; retry after ${seconds} s`);
+    done(new AppError('rate_limited', `rate limit of ${opts.max} requests per ${opts.windowMs / 1000} s exceeded; retry after ${seconds} s`));
   });
 }
 

@@ -15,7 +15,8 @@ export interface WindowCount {
 }
 
 export interface WindowCounter {
-  hit(key: string): Promise<WindowCount>;
+  /** Counts a request now, in memory: no request waits for Redis. */
+  hit(key: string): WindowCount;
 }
 
 // Adds ARGV[2] hits; the first hit of a window starts its expiry; a key that lost its expiry gets one.
@@ -128,7 +129,7 @@ export function createWindowCounter({ redis, prefix, windowMs, syncMs = 50, redi
       window.pending++;
       dirty.set(key, window);
       timer ??= setTimeout(flush, syncMs).unref();
-      return Promise.resolve({ count: window.known + window.pending, resetMs: window.endsAt - now });
+      return { count: window.known + window.pending, resetMs: window.endsAt - now };
     },
     /** Adds what was counted here to Redis now (shutdown, tests). */
     flush() {
