@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
+import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { installCountryAuth, installPartnerAuth } from './plugins/auth.js';
 import { installEarlyAnswers } from './plugins/early-answers.js';
 import { installErrorHandler } from './plugins/error-handler.js';
@@ -46,6 +47,8 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     genReqId: requestId,
     // One line per request instead of Fastify's two, and successful ones sampled (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's child logger is made when the request first logs (lazy-child-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     // Slow clients must not hold sockets forever. Node enforces requestTimeout only as often as it
     // checks its connections (every 30 s unless told), and waits up to 60 s for headers.
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
@@ -80,9 +83,10 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   installSecurityHeaders(app);

@@ -10,10 +10,12 @@ import { isLargeBody } from './large-body-gate.js';
 
 export function installEarlyAnswers(app: FastifyInstance, { largeBodyBytes }: { largeBodyBytes: number }): void {
   // Fastify's not-found handler would read and parse the body first, as for any route.
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) throw noRoute(request);
+  // Callback hooks, not async ones: they run on every request and never wait.
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.is404 ? noRoute(request) : undefined);
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.readableEnded && isLargeBody(request, largeBodyBytes)) reply.header('connection', 'close');
+    done(null, payload);
   });
 }

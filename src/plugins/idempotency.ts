@@ -54,9 +54,9 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
     return { lease, stopRenewing: () => clearInterval(timer) };
   }
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  async function performOnce(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers['idempotency-key'];
-    if (!request.routeOptions.config.idempotent || header === undefined) return;
+    if (header === undefined) return;
     if (typeof header !== 'string' || header.length < 1 || header.length > 200) {
       throw validationError(['Idempotency-Key: must be 1–200 characters']);
     }
@@ -91,9 +91,9 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-  });
+  }
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  async function rememberAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const held = request.idempotencyKey;
     if (!held) return payload;
     held.stopRenewing();
@@ -110,10 +110,19 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
       request.log.warn('could not store the answer of an Idempotency-Key');
     }
     return payload;
-  });
+  }
 
   // Belt and braces: no renewal outlives its request, whatever happened in onSend.
-  app.addHook('onResponse', async (request: FastifyRequest) => {
+  async function stopRenewing(request: FastifyRequest) {
     request.idempotencyKey?.stopRenewing();
+  }
+
+  // The hooks run on the routes that honour the header only (config.idempotent), so no other
+  // request pays for them.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [route.preHandler ?? []].flat().concat(performOnce);
+    route.onSend = [route.onSend ?? []].flat().concat(rememberAnswer);
+    route.onResponse = [route.onResponse ?? []].flat().concat(stopRenewing);
   });
 }

@@ -3,11 +3,13 @@ import { dependencyOf, type Metrics } from '../metrics.js';
 import { PUBLIC_ROUTE } from './openapi.js';
 
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and never waits.
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unknown', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   app.addHook('onError', async (_request, _reply, err) => {
     const dependency = dependencyOf(err);
