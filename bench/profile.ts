@@ -21,9 +21,14 @@ const named = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--searc
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  /** Microseconds on the monotonic clock, the one process.hrtime reads. */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
+
+/** Now on the monotonic clock V8's profiler stamps its samples with, in microseconds. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** node_modules package, Node core, or the application's own file a frame belongs to. */
 function ownerOf(url: string): string {
@@ -35,15 +40,22 @@ function ownerOf(url: string): string {
   return own ? `app ${own}` : url;
 }
 
-/** Busy self time of a profile by owner and by function, as shares of the busy time. */
-export function summarise(profile: CpuProfile): { busyMs: number; byOwner: [string, number][]; byFunction: [string, number][] } {
+/**
+ * Busy self time of a profile by owner and by function, as shares of the busy time; with `window`
+ * (monotonic µs), of the samples taken within it only: the measured load, without the start-up's
+ * module loading and compiling or the warm-up.
+ */
+export function summarise(profile: CpuProfile, window?: { fromUs: number; toUs: number }): { busyMs: number; byOwner: [string, number][]; byFunction: [string, number][] } {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let busy = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const frame = frames.get(id)!;
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (window && (at < window.fromUs || at > window.toUs)) return;
     if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
     busy += us;
     const owner = frame.functionName.startsWith('(') ? frame.functionName : ownerOf(frame.url);
@@ -84,13 +96,15 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     const api = spawn(process.execPath, [...processNodeFlags(), '--cpu-prof', '--cpu-prof-dir', dir, 'dist/src/server.js'], { env: service.env, stdio: ['ignore', 'inherit', 'inherit'] });
     for (let i = 0; i < 100 && !(await fetch(apiUrl('/readyz')).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 300));
     await load({ url: apiUrl(scenario.path), headers: service.auth, seconds: 2, connections: 1 }); // warm-up: JIT, caches
+    const fromUs = monotonicUs();
     const measured = await load({ url: apiUrl(scenario.path), headers: service.auth, seconds, connections: 1 });
+    const toUs = monotonicUs();
     api.kill('SIGTERM');
     await once(api, 'exit');
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written in ${dir}`);
-    const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile);
-    console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request`);
+    const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile, { fromUs, toUs });
+    console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request (the measured load only)`);
     const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`));
     console.log('-- by owner'); table(byOwner, 20);
     console.log('-- by function'); table(byFunction, 30);
