@@ -7,8 +7,16 @@ import type { JsonText } from './json-text.js';
 export type SearchPage<T extends ListingSearchResponse['listings'][number]> = Omit<ListingSearchResponse, 'listings'> & { listings: JsonText<T>[] };
 
 /**
+ * A page: `next` while more results remain (left out of the JSON when undefined). Written out
+ * rather than spread: building a page by spreads cost more than the rest of the page.
+ */
+export function searchPage<T extends ListingSearchResponse['listings'][number]>(numFound: number, listings: JsonText<T>[], next: string | undefined): SearchPage<T> {
+  return { numFound, numReturned: listings.length, listings, next };
+}
+
+/**
  * The page as JSON.stringify would write it with parsed listings: its members in their own order
- * (`next` comes after `listings` in an ids page), the listings' texts spliced in as they are.
+ * (`next`, when there is one, last), the listings' texts spliced in as they are.
  */
 export function searchPageJson(page: SearchPage<ListingSearchResponse['listings'][number]>): string {
   let json = '';
