@@ -8,7 +8,7 @@ import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type LogCall = (...args: unknown[]) => void;
 
-class LazyChildLogger {
+class LazyChildLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
 
   constructor(
@@ -48,12 +48,8 @@ class LazyChildLogger {
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.logger.child(bindings, options);
   }
-
-  isLevelEnabled(level: string): boolean {
-    return this.options.level === undefined ? this.parent.isLevelEnabled(level) : (this.logger as Logger).isLevelEnabled(level);
-  }
 }
 
 /** Fastify's `childLoggerFactory`: the same child as Fastify's own, made only when first used. */
 export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
+  new LazyChildLogger(logger as Logger, bindings, options);

@@ -1,7 +1,7 @@
 // JSON text that goes out as it came in: search results arrive from OpenSearch as JSON text
-// (`result_view` and `listing_text`, written by JSON.stringify in indexer/listing-document.ts) and are spliced into the
-// response unparsed (docs/search.md "Reading the hits"); parsing each one only to write it again
-// cost the API CPU on every hit.
+// (`result_view` and `listing_text`, written by JSON.stringify in indexer/listing-document.ts) and
+// are spliced into the response unparsed (docs/search.md "Reading the hits"); parsing each one
+// only to write it again cost the API CPU on every hit.
 
 declare const shape: unique symbol;
 
