@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { Client } from '@opensearch-project/opensearch';
-import { indexLayout, loadConfig } from '../src/config.js';
+import { bulkLines } from '../indexer/bulk-write.js';
+import { listingBulkAction } from '../indexer/listing-sync.js';
+import { listingIdPages } from '../indexer/reindex.js';
+import { indexLayout, loadConfig, publicUrls } from '../src/config.js';
+import { createDatabase } from '../src/db/client.js';
+import { loadListingRecords } from '../src/listings/listings-dal.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { fold } from '../src/search/fold.js';
 import {
@@ -77,32 +82,35 @@ const reindexOut = cli('reindex', country);
 const [, reindexed, reindexTime] = /reindexed (\d+) listings .* in ([\d.]+) s/.exec(reindexOut)!;
 const indexed = Number(reindexed);
 const reindexSeconds = Number(reindexTime);
-// The raw side bulks every document the reindex wrote. They are exported first to an NDJSON file
-// (not timed), then read from it and bulked 2 000 at a time into a fresh index with the same
-// definition, timed like the reindex: creating the index, loading it, and the final refresh.
+// The raw side bulks the lines the reindex sends (indexer/bulk-write.ts bulkLines): the same
+// documents, built from PostgreSQL the same way, with every field, those kept out of `_source`
+// (typo forms, listing_text) too, and the same external versions. They are written to an NDJSON
+// file first (not timed), then read from it and bulked 2 000 at a time into a fresh index with the
+// same definition, timed like the reindex: creating the index, loading it, merging it to one
+// segment as the reindex does, and the final refresh.
+const rawIndex = `${mode.prefix}rawbulk-${Date.now()}`;
 const exportFile = join(tmpdir(), `${mode.prefix}rawbulk-${process.pid}.ndjson`);
 const exportStream = createWriteStream(exportFile);
+const database = createDatabase(service.env.DATABASE_URL!, 4);
+const urls = publicUrls(loadConfig(service.env));
 let exported = 0;
-let after: unknown[] | undefined;
-for (;;) {
-  const res = await os_.search({ index: alias, body: { size: 5000, sort: [{ lid: 'asc' }], ...(after ? { search_after: after as number[] } : {}) } });
-  const hits = res.body.hits.hits as unknown as { _id: string; _source: unknown; sort: unknown[] }[];
-  if (!hits.length) break;
-  const lines = hits.map((h) => `${JSON.stringify({ index: { _id: h._id } })}\n${JSON.stringify(h._source)}\n`).join('');
+for await (const ids of listingIdPages(database.db, country, 1000)) {
+  const records = await loadListingRecords(database.db, ids);
+  const actions = [...records.values()].map((record) => listingBulkAction(record, rawIndex, urls));
+  const lines = bulkLines(actions).map((line) => `${JSON.stringify(line)}\n`).join('');
   if (!exportStream.write(lines)) await once(exportStream, 'drain');
-  exported += hits.length;
-  after = hits[hits.length - 1]!.sort;
+  exported += actions.length;
 }
+await database.close();
 exportStream.end();
 await finished(exportStream);
-const rawIndex = `${mode.prefix}rawbulk-${Date.now()}`;
 const rawStarted = Date.now();
 // The reindex's own definition and layout (shards and replicas from this environment, as the CLI reads them).
 await os_.indices.create({ index: rawIndex, body: listingsIndexBody(indexLayout(loadConfig()), { refresh_interval: '-1' }) });
 await os_.cluster.health({ index: rawIndex, wait_for_status: 'yellow', timeout: '30s' });
 let batch: string[] = [];
 const bulkBatch = async () => {
-  const res = await os_.bulk({ index: rawIndex, body: `${batch.join('\n')}\n` as never });
+  const res = await os_.bulk({ body: `${batch.join('\n')}\n` as never });
   if (res.body.errors) throw new Error('raw bulk: some documents were refused');
   batch = [];
 };
@@ -111,6 +119,7 @@ for await (const line of createInterface({ input: createReadStream(exportFile) }
   if (batch.length === 4000) await bulkBatch(); // 2 000 documents: action and source lines
 }
 if (batch.length) await bulkBatch();
+await os_.indices.forcemerge({ index: rawIndex, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
 await os_.indices.refresh({ index: rawIndex });
 const rawSeconds = (Date.now() - rawStarted) / 1000;
 await os_.indices.delete({ index: rawIndex });

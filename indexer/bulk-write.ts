@@ -24,16 +24,23 @@ export class BulkItemError extends Error {
 
 type BulkItem = Record<string, { status: number; error?: unknown }>;
 
+/**
+ * The lines of a `_bulk` body, one object each: an action line with the external version, then the
+ * document of an index action. The benchmark's raw `_bulk` sends the same lines (bench/run.ts).
+ */
+export function bulkLines(actions: readonly BulkAction[]): object[] {
+  return actions.flatMap((a) => {
+    const meta = { _index: a.index, _id: a.id, version: a.version, version_type: 'external' as const };
+    return a.op === 'index' ? [{ index: meta }, a.document] : [{ delete: meta }];
+  });
+}
+
 /** Sends `actions` as one `_bulk`; throws only when the request as a whole fails (OpenSearch down). */
 export async function writeBulk(
   opensearch: OpenSearchClient, actions: BulkAction[], logger: Logger, { requestTimeoutMs }: { requestTimeoutMs?: number } = {},
 ): Promise<BulkOutcome[]> {
   if (actions.length === 0) return [];
-  const body = actions.flatMap((a) => {
-    const meta = { _index: a.index, _id: a.id, version: a.version, version_type: 'external' as const };
-    return a.op === 'index' ? [{ index: meta }, a.document] : [{ delete: meta }];
-  });
-  const res = await opensearch.bulk({ body, filter_path: 'took,errors,items.*.status,items.*.error' }, requestTimeoutMs ? { requestTimeout: requestTimeoutMs } : {});
+  const res = await opensearch.bulk({ body: bulkLines(actions), filter_path: 'took,errors,items.*.status,items.*.error' }, requestTimeoutMs ? { requestTimeout: requestTimeoutMs } : {});
   const items = res.body.items as unknown as BulkItem[];
   const outcomes = actions.map((action, i): BulkOutcome => {
     const { status, error } = Object.values(items[i]!)[0]!;
