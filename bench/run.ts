@@ -91,8 +91,10 @@ const reindexSeconds = Number(reindexTime);
 const rawIndex = `${mode.prefix}rawbulk-${Date.now()}`;
 const exportFile = join(tmpdir(), `${mode.prefix}rawbulk-${process.pid}.ndjson`);
 const exportStream = createWriteStream(exportFile);
-const database = createDatabase(service.env.DATABASE_URL!, 4);
-const urls = publicUrls(loadConfig(service.env));
+// The configuration the CLI's reindex ran with: its database, public URLs and index layout.
+const config = loadConfig(service.env);
+const database = createDatabase(config.DATABASE_URL, 4);
+const urls = publicUrls(config);
 let exported = 0;
 for await (const ids of listingIdPages(database.db, country, 1000)) {
   const records = await loadListingRecords(database.db, ids);
@@ -105,8 +107,8 @@ await database.close();
 exportStream.end();
 await finished(exportStream);
 const rawStarted = Date.now();
-// The reindex's own definition and layout (shards and replicas from this environment, as the CLI reads them).
-await os_.indices.create({ index: rawIndex, body: listingsIndexBody(indexLayout(loadConfig()), { refresh_interval: '-1' }) });
+// The reindex's own definition and layout (shards and replicas).
+await os_.indices.create({ index: rawIndex, body: listingsIndexBody(indexLayout(config), { refresh_interval: '-1' }) });
 await os_.cluster.health({ index: rawIndex, wait_for_status: 'yellow', timeout: '30s' });
 let batch: string[] = [];
 const bulkBatch = async () => {
