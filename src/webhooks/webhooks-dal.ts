@@ -182,14 +182,25 @@ export async function purgeFinishedDeliveries(db: DbOrTx, before: Date, limit: n
 
 const DISPATCH_STATE_ID = 1;
 
+/** The dispatch position's row, locked until the transaction ends; undefined before the first pass. */
+async function lockedDispatchRow(tx: DbOrTx): Promise<{ lastSeq: number } | undefined> {
+  const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
+    .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
+  return row;
+}
+
 /**
  * The position up to which changes were fanned out, locked until the transaction ends: a second
  * indexer's pass waits here and then continues from this one's committed position. The first
  * pass ever starts just before the first change since the oldest subscription was created (at
  * the end of the feed when there is none): older changes would reach no one, and a feed of many
- * days need not be scanned for nothing.
+ * days need not be scanned for nothing. Every later pass only reads and locks the one row: the
+ * start is a scan of the feed, and PostgreSQL computes an `insert … select` before it learns of
+ * the conflict, so asking for it on every pass cost a scan of the whole feed five times a second.
  */
 export async function lockDispatchPosition(tx: DbOrTx): Promise<number> {
+  const locked = await lockedDispatchRow(tx);
+  if (locked) return locked.lastSeq;
   await tx.execute(sql`
     insert into ${webhookDispatchState} (id, last_seq)
     select ${DISPATCH_STATE_ID}, coalesce(
@@ -198,9 +209,8 @@ export async function lockDispatchPosition(tx: DbOrTx): Promise<number> {
       (select max(${listingChanges.seq}) from ${listingChanges}),
       0)
     on conflict (id) do nothing`);
-  const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
-    .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
-  return row!.lastSeq;
+  // Another indexer's first pass may have inserted it meanwhile: its row stands.
+  return (await lockedDispatchRow(tx))!.lastSeq;
 }
 
 /** How far the dispatcher has fanned the feed out, undefined before its first pass. */
