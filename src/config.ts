@@ -58,7 +58,7 @@ export const ConfigSchema = Type.Object({
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 64, description: 'Index jobs in flight per indexer; they meet in micro-batches, so this bounds the batch size too' }),
   INDEXER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Most listings per indexer batch (one PostgreSQL read, one _bulk, one outbox update)' }),
-  INDEXER_BATCH_WAIT_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 5, description: 'How long a batch waits for more jobs after its first one' }),
+  INDEXER_BATCH_WAIT_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 50, description: 'How long a batch waits for more jobs after its first one; added to a write\'s time to searchable, and the longer, the fewer (larger) batches a write load costs' }),
   IDEMPOTENCY_LEASE_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'An Idempotency-Key whose request stopped renewing it for this long is taken over by the next retry' }),
   OPEN_ZONES_TTL_MS: Type.Integer({ minimum: 0, default: 500, description: 'How long the time zones of a country\'s listings are remembered for open_now/open_at; for one more such period they are still used while asked again in the background. A listing in a zone new to its country matches them at most twice this much after it became searchable (0: every such search asks, and waits for the answer)' }),
   CHANGE_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'Days the change feed keeps a change at least; an older cursor answers 410 gone' }),
