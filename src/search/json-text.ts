@@ -20,3 +20,16 @@ export function withMembers<T extends object, M extends object>(object: JsonText
   if (added === '{}') return object as string as JsonText<T & M>;
   return (object === '{}' ? added : `${object.slice(0, -1)},${added.slice(1)}`) as JsonText<T & M>;
 }
+
+/**
+ * `text` without `item`, an element of one of its arrays other than the first: byte for byte what
+ * JSON.stringify writes for the value with that element left out, because JSON.stringify writes
+ * the same object the same way wherever it stands, and a `,` followed by an object or array
+ * outside a string can only start an array element. Its last occurrence is cut.
+ */
+export function withoutItem(text: string, item: object): string {
+  const written = `,${JSON.stringify(item)}`;
+  const at = text.lastIndexOf(written);
+  if (at < 0) throw new Error('withoutItem: the item is not an element of the text, after the first of its array');
+  return text.slice(0, at) + text.slice(at + written.length);
+}

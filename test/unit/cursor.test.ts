@@ -4,7 +4,9 @@ import t from 'tap';
 import { AppError } from '../../src/errors.js';
 import { bodyText } from '../../src/search/body-text.js';
 import { encodeCursor, queryKey as keyOfText, readCursor } from '../../src/search/cursor.js';
+import { withoutItem } from '../../src/search/json-text.js';
 import { buildFilteredQuery } from '../../src/search/query/filtered-query.js';
+import { openAtClause } from '../../src/search/query/open-at-query.js';
 import { continuedAfter } from '../../src/search/query/search-after.js';
 import { buildSolrQuery } from '../../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../../src/search/search-params.js';
@@ -48,6 +50,23 @@ t.test('the query key ignores the page and whatever builds the same body, but no
   t.not(queryKey('de', buildFilteredQuery(phone({}))), queryKey('de', buildFilteredQuery(phone({ phone: '+4930123457' }))));
   t.not(queryKey('de', buildFilteredQuery(phone({})), 'now'), queryKey('de', buildFilteredQuery(phone({}))), 'open_now');
   t.not(queryKey('de', buildFilteredQuery(phone({})), 'now'), queryKey('de', buildFilteredQuery(phone({})), '2026-12-24T17:30:00.000Z'), 'another open_at instant');
+});
+
+t.test('an open-hours search names the same query as the search without its filter: the clause cut from the text is the body built without it', async (t) => {
+  const instant = new Date('2026-12-24T17:30:00Z');
+  const clauses = { 'zones in use': openAtClause(instant, ['Europe/Berlin', 'Europe/Vienna']), 'no zone in use': openAtClause(instant, []) };
+  const builds = {
+    phone: (extra: Record<string, unknown>[]) => buildFilteredQuery(phone({}), extra),
+    ids: (extra: Record<string, unknown>[]) => buildFilteredQuery(parseListingSearch({ ids: '3,1' }) as Extract<ListingSearch, { kind: 'ids' }>, extra),
+    'solr what': (extra: Record<string, unknown>[]) => buildSolrQuery(solr({ what: 'Bäckerei Müller', where: 'Köln' }), extra),
+    'solr category near': (extra: Record<string, unknown>[]) => buildSolrQuery(solr({ category: 'Café', lat: 48.1, lon: 11.5 }), extra),
+  };
+  for (const [build, make] of Object.entries(builds)) {
+    for (const [zones, clause] of Object.entries(clauses)) {
+      t.equal(withoutItem(bodyText(make([clause])).query, clause), bodyText(make([])).query, `${build}, ${zones}`);
+    }
+  }
+  t.throws(() => withoutItem('{"filter":[{"term":{"a":1}}]}', { term: { a: 1 } }), 'the first element of its array has no comma before it: refused, not cut wrongly');
 });
 
 t.test('keys are those the cursors partners already hold were made with: the hash of the body without its page, plus `open`', async (t) => {
