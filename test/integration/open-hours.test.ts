@@ -169,6 +169,22 @@ t.test('open_now, Solr mode and paging count only open listings', async (t) => {
   t.equal(paged.json().numFound, expected.length, 'numFound counts open listings only');
   t.same(paged.json().listings.map((l: { id: string }) => l.id), [expected[1]], 'the second open listing by id');
 
+  // Cursor paging: every page names the same query, the open_at filter and its instant included.
+  const openAt = `${inPlace(town).replace('&limit=50', '')}&limit=1&open_at=${encodeURIComponent(instant.toISO()!)}`;
+  const walked: string[] = [];
+  let page = await search(openAt);
+  for (let i = 0; page.statusCode === 200 && i <= expected.length; i++) {
+    walked.push(...(page.json().listings as { id: string }[]).map((l) => l.id));
+    const next = page.json().next as string | undefined;
+    if (!next) break;
+    page = await search(`${openAt}&cursor=${next}`);
+  }
+  t.equal(page.statusCode, 200);
+  t.same(walked, expected, 'the cursor walks every open listing once, in order');
+  const first = (await search(openAt)).json().next as string;
+  const withoutFilter = await search(`${inPlace(town).replace('&limit=50', '')}&limit=1&cursor=${first}`);
+  t.equal(withoutFilter.statusCode, 400, 'its cursor belongs to the open_at query, not to the same search without it');
+
   const solr = await search(`solr=true&where=${encodeURIComponent(`"${town}"`)}&limit=50&open_at=${encodeURIComponent(instant.toISO()!)}`);
   t.equal(solr.statusCode, 200);
   t.same(byId((solr.json().listings as { lid: number }[]).map((l) => String(l.lid))), expected);
