@@ -22,10 +22,11 @@ export function withMembers<T extends object, M extends object>(object: JsonText
 }
 
 /**
- * `text` without `item`, an element of one of its arrays other than the first: byte for byte what
- * JSON.stringify writes for the value with that element left out, because JSON.stringify writes
- * the same object the same way wherever it stands, and a `,` followed by an object or array
- * outside a string can only start an array element. Its last occurrence is cut.
+ * `text` without `item`, an object that is an element of one of its arrays other than the first:
+ * byte for byte what JSON.stringify writes for the value with that element left out. JSON.stringify
+ * writes the same object the same way wherever it stands; the item's text, quoted keys and all,
+ * cannot occur inside a JSON string (whose quotes are escaped), and a `,` before an object starts
+ * an array element. Its last occurrence is cut.
  */
 export function withoutItem(text: string, item: object): string {
   const written = `,${JSON.stringify(item)}`;
