@@ -4,8 +4,8 @@ import t from 'tap';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { createApiDeps } from '../../src/deps.js';
-import { generateApiKey } from '../../src/partners/api-keys.js';
-import { build, config, logger, runId } from '../helper.js';
+import { generateApiKey, hashApiKey } from '../../src/partners/api-keys.js';
+import { build, config, eventually, logger, runId } from '../helper.js';
 
 const randomKey = () => ({ authorization: `Bearer ${generateApiKey()}` });
 
@@ -86,11 +86,18 @@ t.test('two API instances share one per-key count through Redis, synchronised in
   const second = await build(t, { config: shared });
   const { auth } = await first.partner();
   const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/999999999', headers: auth });
+  // The shared count in Redis (src/plugins/rate-limit.ts names the key), read without adding a hit.
+  const counterKey = `${shared.QUEUE_PREFIX}:ratelimit:key:${hashApiKey(auth.authorization.slice('Bearer '.length)).slice(0, 32)}`;
+  const sharedCount = (redis: Redis, count: number) =>
+    eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
   for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 404, `request ${i + 1} on the first instance`);
-  await new Promise((r) => setTimeout(r, 300)); // the first instance adds its 3 hits to Redis
+  await sharedCount(first.deps.redis, 3); // the first instance has added its 3 hits to Redis
   const fourth = await ask(second.app);
   t.equal(fourth.statusCode, 404, 'the fourth request, on the second instance, is within the limit');
-  await new Promise((r) => setTimeout(r, 300)); // the second learns the shared count from its own sync
+  // The second learns the shared count from the answer to its own sync. Read on the connection that
+  // sync uses, a 4 comes after that answer; one turn of the event loop lets the counter take it in.
+  await sharedCount(second.deps.redis, 4);
+  await new Promise((r) => setImmediate(r));
   const fifth = await ask(second.app);
   t.equal(fifth.statusCode, 429, 'the fifth request is over the limit on whichever instance it lands');
   t.equal(fifth.headers['ratelimit-remaining'], '0');

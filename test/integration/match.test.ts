@@ -1,6 +1,6 @@
 // POST /:country/listings/match against the real API, index and indexer (docs/contract.md §17).
 import t from 'tap';
-import { build, eventually, indexedDocument, listingInput, runId, startIndexer } from '../helper.js';
+import { build, eventually, indexedDocument, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
 import type { ListingInput } from '../../src/schemas/listing.js';
 import type { MatchCandidateResult, MatchRequest } from '../../src/schemas/match.js';
 
@@ -50,6 +50,9 @@ await eventually(async () => {
   return candidates[0]?.id === listingId ? true : undefined;
 }, 5000, 'the listing to be matchable');
 await eventually(async () => ((await indexedDocument(deps, 'de', suppressedId))?.source.suppressed === true ? true : undefined), 5000, 'the suppression to reach the index');
+// A direct read, but match searches with suppressed:false: a refresh between the create and the
+// suppression can have left the unsuppressed version searchable until the next one.
+await refreshEveryCopy(deps, 'de');
 
 t.test('an unchanged copy of name and address finds the listing first, scored at least 0.8', async (t) => {
   const res = await match({ name: `${name} GmbH`, address: home.address, zip: home.zip, place: home.place });

@@ -4,9 +4,10 @@
 // at 1 000 000 listings (docs/search.md).
 import t from 'tap';
 import { buildQuerySet, score, type CorpusListing, type LabelledQuery } from '../../bench/relevance-queries.js';
+import { documentId } from '../../indexer/listing-document.js';
 import { createListingGenerator } from '../../src/seed/listing-generator.js';
 import { searchWords } from '../../src/search/words.js';
-import { build, eventually, listingInput, startIndexer } from '../helper.js';
+import { build, eventually, listingInput, names, refreshEveryCopy, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -33,7 +34,14 @@ const search = async (params: Record<string, string | number>) => {
   const body = res.json() as { numFound: number; listings: { lid: number }[] };
   return { ids: body.listings.map((l) => l.lid), numFound: body.numFound };
 };
-await eventually(async () => ((await search({ what: corpus.at(-1)!.name })).ids.includes(corpus.at(-1)!.id) ? true : undefined), 10_000, 'the listings to be searchable');
+// Every listing, not just the last: batches overlap and retries back off, so an earlier one can
+// become searchable after it.
+const corpusIds = corpus.map((l) => documentId('de', l.id));
+await eventually(async () => {
+  const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: corpusIds } } } });
+  return body.count === corpus.length ? true : undefined;
+}, 10_000, `the ${corpus.length} listings to be searchable`);
+await refreshEveryCopy(deps, 'de'); // the queries below may go to the copy that did not count them
 
 const categoryWords = new Set(categories.flatMap((c) => searchWords(c.name)));
 const queries = buildQuerySet(corpus, { seed: 7, perClass: 24, categoryWords });

@@ -5,7 +5,7 @@ import { build, config, eventually, indexedDocument, listingInput } from '../hel
 import { startProcess, waitHealthy } from '../processes.js';
 
 const { app, deps, partner } = await build(t);
-const { auth } = await partner();
+const { id: partnerId, auth } = await partner();
 
 const start = (script: string, port: number, extra: Record<string, string> = {}) =>
   startProcess(script, { PORT: String(port), INDEXER_PORT: String(port), ...extra });
@@ -16,7 +16,12 @@ t.test('the API answers its in-flight requests, then exits 0 on SIGTERM', async 
   const inFlight = Array.from({ length: 20 }, () => fetch('http://127.0.0.1:3210/de/listings', {
     method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(listingInput()),
   }).then((r) => r.status, () => 'failed'));
-  await new Promise((r) => setTimeout(r, 20));
+  // SIGTERM once the API has taken the creates in (the first is committed), not after a fixed pause
+  // that a loaded machine can outlast before it accepts any.
+  await eventually(async () => {
+    const { rowCount } = await deps.database.pool.query('select 1 from listings where created_by = $1 limit 1', [partnerId]);
+    return rowCount ? true : undefined;
+  }, 10_000, 'the first in-flight create to be committed');
   const code = await api.stop('SIGTERM');
   const statuses = await Promise.all(inFlight);
   t.equal(code, 0);
