@@ -1,7 +1,7 @@
 // The one OpenSearch request that finds a match request's candidates: listings sharing a name word
 // (typo-tolerant, the Solr mode's own look-ups), the phone, the street, the post code, a place word
 // or the neighbourhood. Clauses only pick and pre-rank candidates; match-score.ts scores them.
-import { fieldWord, requiredWords, scored } from '../search/query/solr-query.js';
+import { fieldWord, requiredSpellings, scored } from '../search/query/solr-query.js';
 import { fold } from '../search/fold.js';
 import { MATCH_DEFAULTS } from './match-defaults.js';
 
@@ -28,8 +28,8 @@ export const MATCH_SOURCE_FIELDS = [
   'listing.phones.number', 'listing.links.type', 'listing.links.url',
 ];
 
-const nameWords = (name: string) => requiredWords(name).map((word) => fieldWord('name', word, recall.name));
-const placeWords = (place: string) => requiredWords(place).map((word) => fieldWord('place', word, recall.place));
+const nameWords = (name: string) => requiredSpellings(name).map((spellings) => fieldWord('name', spellings, recall.name));
+const placeWords = (place: string) => requiredSpellings(place).map((spellings) => fieldWord('place', spellings, recall.place));
 
 const optional = <T>(value: T | undefined, clause: (value: T) => Clause | Clause[]): Clause[] =>
   (value === undefined ? [] : [clause(value)].flat());

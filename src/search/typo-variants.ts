@@ -11,32 +11,39 @@ const { minOneEdit, minTwoEdits } = SEARCH_DEFAULTS.typos;
 /** A UTF-16 surrogate: half of a character outside the Basic Multilingual Plane. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/**
- * The distinct strings left after deleting one character (code point) of each string of `words`.
- * A query's words are cut here on every Solr search, up to a hundred times each for a long word, so
- * a word without surrogates (nearly all) is cut as a string, without an array of its characters.
- */
-function deleteOne(words: Iterable<string>): Set<string> {
+/** The distinct strings left after deleting one character (code point) of a word with surrogates. */
+function deleteOneChar(words: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const word of words) {
-    if (!SURROGATE.test(word)) {
-      for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
-      continue;
-    }
     const chars = [...word];
     for (let i = 0; i < chars.length; i++) out.add(chars.slice(0, i).join('') + chars.slice(i + 1).join(''));
   }
   return out;
 }
 
-/** Deletion variants of a word at distance 1 and 2 (empty where the length does not allow them). */
+/**
+ * Deletion variants of a word at distance 1 and 2 (empty where the length does not allow them).
+ * A query's words are cut here on every Solr search, so a word without surrogates (nearly all) is
+ * cut as a string, each pair of positions once: deleting again from every one-letter deletion
+ * made each two-letter deletion twice.
+ */
 export function deletions(word: string, depth: 1 | 2): { one: string[]; two: string[] } {
-  const one = deleteOne([word]);
-  const two = depth === 2 ? deleteOne(one) : new Set<string>();
+  if (SURROGATE.test(word)) {
+    const one = deleteOneChar([word]);
+    return { one: [...one], two: depth === 2 ? [...deleteOneChar(one)] : [] };
+  }
+  const one = new Set<string>();
+  const two = new Set<string>();
+  for (let i = 0; i < word.length; i++) {
+    const head = word.slice(0, i);
+    one.add(head + word.slice(i + 1));
+    if (depth === 2) for (let j = i + 1; j < word.length; j++) two.add(head + word.slice(i + 1, j) + word.slice(j + 1));
+  }
   return { one: [...one], two: [...two] };
 }
 
-const length = (word: string) => [...word].length;
+/** Length in characters (code points): a surrogate pair is one letter. */
+const length = (word: string) => (SURROGATE.test(word) ? [...word].length : word.length);
 
 /**
  * The forms the index stores for the words of one field. Each typo field holds everything a query

@@ -31,10 +31,10 @@ function wordMatches(field: WordField, forms: QueryForms, w: WordWeights): Claus
   ];
 }
 
-/** A written word scores its best match, under any of its spellings, in the name or in the tags. */
-const whatWord = (written: string): Clause => ({
+/** A written word, given by its spellings, scores its best match under any of them, in the name or in the tags. */
+const whatWord = (spellings: string[]): Clause => ({
   dis_max: {
-    queries: wordSpellings(written).map(queryForms).flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
+    queries: spellings.map(queryForms).flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
   },
 });
 
@@ -42,14 +42,18 @@ const whatWord = (written: string): Clause => ({
  * A written word's best match, under any of its spellings, in one word field: exact, one or two
  * edits away (the match endpoint's candidate search uses it too, src/match/match-query.ts).
  */
-export const fieldWord = (field: WordField, written: string, w: WordWeights): Clause => ({
-  dis_max: { queries: wordSpellings(written).map(queryForms).flatMap((forms) => wordMatches(field, forms, w)) },
+export const fieldWord = (field: WordField, spellings: string[], w: WordWeights): Clause => ({
+  dis_max: { queries: spellings.map(queryForms).flatMap((forms) => wordMatches(field, forms, w)) },
 });
 
-/** The written words a query requires: connectors and legal forms only when there is nothing else. */
-export function requiredWords(text: string): string[] {
-  const words = writtenWords(text).filter((word) => wordSpellings(word).length);
-  const required = words.filter((word) => !wordSpellings(word).some(isOptionalWord));
+/**
+ * The spellings (words.ts) of each written word a query requires: connectors and legal forms only
+ * when there is nothing else. Each word is spelled once here: folding it is a third of what
+ * building a Solr query costs.
+ */
+export function requiredSpellings(text: string): string[][] {
+  const words = writtenWords(text).map(wordSpellings).filter((spellings) => spellings.length);
+  const required = words.filter((spellings) => !spellings.some(isOptionalWord));
   return required.length ? required : words;
 }
 
@@ -57,7 +61,7 @@ export function requiredWords(text: string): string[] {
 function whatMust(what: string): Clause[] {
   const { phrases, terms } = parseSolrText(what);
   return [
-    ...requiredWords(terms.join(' ')).map(whatWord),
+    ...requiredSpellings(terms.join(' ')).map(whatWord),
     ...phrases.map((phrase) => ({ multi_match: { query: fold(phrase), fields: phraseFields, type: 'phrase' } })),
   ];
 }
@@ -81,7 +85,7 @@ function whatShould(what: string): Clause[] {
 function whereMust(where: string): Clause {
   const { phrases, terms } = parseSolrText(where);
   const place: Clause[] = [
-    ...requiredWords(terms.join(' ')).map((word) => fieldWord('place', word, weights.place)),
+    ...requiredSpellings(terms.join(' ')).map((spellings) => fieldWord('place', spellings, weights.place)),
     ...phrases.map((phrase) => ({ match_phrase: { 'place_fold.text': fold(phrase) } })),
   ];
   return {
