@@ -14,7 +14,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { installLargeBodyGate } from './plugins/large-body-gate.js';
 import { installMetrics } from './plugins/metrics.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { createKeyRateLimit, installAddressRateLimit } from './plugins/rate-limit.js';
+import { createKeyRateLimit, installAddressRateLimit, keyRateLimitNamespace } from './plugins/rate-limit.js';
 import { installReadTimeout } from './plugins/read-timeout.js';
 import { requestId } from './plugins/request-id.js';
 import { installRequestLog } from './plugins/request-log.js';
@@ -108,7 +108,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await media.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
   });
   await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
-  const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: `${config.QUEUE_PREFIX}:ratelimit:key:`, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: keyRateLimitNamespace(config.QUEUE_PREFIX), max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await app.register(async (countryScope) => {
     // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
     // of large bodies, so that only a valid key is counted or ever holds a slot.

@@ -8,6 +8,13 @@ import { AppError } from '../errors.js';
 import { clientNetwork } from '../rate-limit/client-network.js';
 import { createLocalWindowCounter, createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 
+/** Prefix of the Redis keys of the per-key limit's counters. */
+export const keyRateLimitNamespace = (queuePrefix: string) => `${queuePrefix}:ratelimit:key:`;
+/** What names an API key's counter: its hash, never the key itself. */
+const keyCounterId = (keyHash: string) => keyHash.slice(0, 32);
+/** The Redis key holding an API key's shared count (tests read it there without adding a hit). */
+export const keyCounterName = (queuePrefix: string, keyHash: string) => keyRateLimitNamespace(queuePrefix) + keyCounterId(keyHash);
+
 interface LimitOptions {
   redis: Redis;
   /** Prefix of the Redis keys of this limit's counters. */
@@ -32,7 +39,7 @@ export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOp
 export function createKeyRateLimit(opts: LimitOptions): (app: FastifyInstance) => void {
   // The key's hash, never the key itself, names the counter: authentication has just computed it
   // (request.caller), so every key counted here is a valid one.
-  const keyOf = (request: FastifyRequest) => request.caller.keyHash.slice(0, 32);
+  const keyOf = (request: FastifyRequest) => keyCounterId(request.caller.keyHash);
   const counter = createWindowCounter({ redis: opts.redis, prefix: opts.namespace, windowMs: opts.windowMs });
   return (app) => installLimit(app, opts, { counter, keyOf, announce: true });
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { hashApiKey } from '../../src/partners/api-keys.js';
+import { keyCounterName } from '../../src/plugins/rate-limit.js';
 import { assertNothingLost, writeStream } from '../faults/harness.js';
 import { build, eventually, listingInput } from '../helper.js';
 import { startApiProcess, startIndexerProcess, type Proc } from '../processes.js';
@@ -75,9 +76,8 @@ t.test('the per-key limit counts the requests of both instances together', async
   // Each instance adds its hits to the shared count 50 ms after counting them and learns the total
   // from the answer; a request sent once Redis counts every request before it sees them all.
   // (Faster ones may pass the limit by what one instance takes in before its next sync: README
-  // "Reliability and security".) The count is read in Redis (src/plugins/rate-limit.ts names the
-  // key), as a request would add a hit.
-  const counterKey = `${env.QUEUE_PREFIX}:ratelimit:key:${hashApiKey(auth.authorization.slice('Bearer '.length)).slice(0, 32)}`;
+  // "Reliability and security".) The count is read in Redis, as a request would add a hit.
+  const counterKey = keyCounterName(env.QUEUE_PREFIX!, hashApiKey(auth.authorization.slice('Bearer '.length)));
   let sent = 0;
   const synced = () =>
     eventually(async () => (Number(await deps.redis.get(counterKey)) >= sent ? true : undefined), 10_000, `the shared count to reach ${sent}`);

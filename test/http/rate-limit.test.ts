@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { createApiDeps } from '../../src/deps.js';
 import { generateApiKey, hashApiKey } from '../../src/partners/api-keys.js';
+import { keyCounterName } from '../../src/plugins/rate-limit.js';
 import { build, config, eventually, logger, runId } from '../helper.js';
 
 const randomKey = () => ({ authorization: `Bearer ${generateApiKey()}` });
@@ -86,8 +87,8 @@ t.test('two API instances share one per-key count through Redis, synchronised in
   const second = await build(t, { config: shared });
   const { auth } = await first.partner();
   const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/999999999', headers: auth });
-  // The shared count in Redis (src/plugins/rate-limit.ts names the key), read without adding a hit.
-  const counterKey = `${shared.QUEUE_PREFIX}:ratelimit:key:${hashApiKey(auth.authorization.slice('Bearer '.length)).slice(0, 32)}`;
+  // The shared count in Redis, read without adding a hit.
+  const counterKey = keyCounterName(shared.QUEUE_PREFIX, hashApiKey(auth.authorization.slice('Bearer '.length)));
   const sharedCount = (redis: Redis, count: number) =>
     eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
   for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 404, `request ${i + 1} on the first instance`);

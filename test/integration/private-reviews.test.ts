@@ -1,7 +1,7 @@
 // Partner reviews are private to their author (docs/contract.md §5 and §9): no public figure may
 // move with them, and no partner may pile up reviews on a listing.
 import t from 'tap';
-import { build, eventually, indexedDocument, listingInput, runId, startIndexer } from '../helper.js';
+import { build, eventually, INDEXED_WITHIN_MS, indexedDocument, listingInput, runId, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -36,11 +36,10 @@ t.test('a partner review moves neither rating, review_count nor version in the l
   t.equal(rated.source.rating, 2);
   t.equal(rated.source.review_count, 1);
   const listingBefore = (await app.inject({ url: `/de/listings/${id}`, headers: bob.auth })).json();
-  // Searchable only after the 1 s refresh and the indexing pipeline: generous for a loaded CI machine.
   const hitBefore = await eventually(async () => {
     const hit = await solrHit();
     return hit?.rating === 2 ? hit : undefined;
-  }, 10_000, 'rating 2 in Solr results');
+  }, INDEXED_WITHIN_MS, 'rating 2 in Solr results');
 
   for (const [who, rating] of [[alice, 5], [bob, 5], [alice, 1]] as const) {
     t.equal((await postReview(app, id, who.auth, review(rating))).statusCode, 201);
@@ -56,7 +55,7 @@ t.test('a partner review moves neither rating, review_count nor version in the l
   const hitAfter = await eventually(async () => {
     const hit = await solrHit();
     return hit?._version_ === hitBefore._version_ + 1 ? hit : undefined;
-  }, 10_000, 'the website review in Solr results');
+  }, INDEXED_WITHIN_MS, 'the website review in Solr results');
   t.equal(hitAfter.rating, 3);
 
   const own = (await app.inject({ url: `/de/listings/${id}/reviews`, headers: bob.auth })).json();

@@ -7,7 +7,7 @@ import { buildQuerySet, score, type CorpusListing, type LabelledQuery } from '..
 import { documentId } from '../../indexer/listing-document.js';
 import { createListingGenerator } from '../../src/seed/listing-generator.js';
 import { searchWords } from '../../src/search/words.js';
-import { build, eventually, listingInput, names, refreshEveryCopy, startIndexer } from '../helper.js';
+import { build, eventually, INDEXED_WITHIN_MS, listingInput, names, refreshEveryCopy, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -40,7 +40,7 @@ const corpusIds = corpus.map((l) => documentId('de', l.id));
 await eventually(async () => {
   const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: corpusIds } } } });
   return body.count === corpus.length ? true : undefined;
-}, 10_000, `the ${corpus.length} listings to be searchable`);
+}, INDEXED_WITHIN_MS, `the ${corpus.length} listings to be searchable`);
 await refreshEveryCopy(deps, 'de'); // the queries below may go to the copy that did not count them
 
 const categoryWords = new Set(categories.flatMap((c) => searchWords(c.name)));
