@@ -3,6 +3,7 @@
 // commit order, not the order in which transactions began.
 import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { preparedStatement } from '../db/prepared-statement.js';
 import { changeFeedPurges, listingChanges, outbox } from '../db/schema.js';
 import type { ChangeKind } from './change-kinds.js';
 
@@ -21,6 +22,22 @@ export interface RecordedChange {
   visibleTo?: number | null;
 }
 
+type ChangeValues = Required<Pick<typeof listingChanges.$inferInsert, 'listingId' | 'country' | 'kind' | 'version' | 'claimedBy' | 'visibleTo'>>;
+
+const changeColumns = {
+  listingId: sql.placeholder('listingId'), country: sql.placeholder('country'), kind: sql.placeholder('kind'),
+  version: sql.placeholder('version'), claimedBy: sql.placeholder('claimedBy'), visibleTo: sql.placeholder('visibleTo'),
+};
+
+// Both statements prepared (src/db/prepared-statement.ts): every write of a listing runs one.
+const insertChange = preparedStatement<ChangeValues>('record_change', (db) => db.insert(listingChanges).values(changeColumns));
+const insertChangeWithIndexEvent = preparedStatement<ChangeValues>('record_change_with_index_event', (db) => {
+  const indexEvent = db.$with('index_event').as(db.insert(outbox).values({
+    listingId: changeColumns.listingId, country: changeColumns.country, version: changeColumns.version,
+  }));
+  return db.with(indexEvent).insert(listingChanges).values(changeColumns);
+});
+
 /**
  * Records `change` in the writing transaction and, when `indexed`, the outbox event of the same
  * listing and version as well, in one statement (a data-modifying CTE): one round trip, not two,
@@ -31,12 +48,7 @@ export async function recordChange(tx: DbOrTx, change: RecordedChange, { indexed
     listingId: change.listingId, country: change.country, kind: change.kind, version: change.version,
     claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null,
   };
-  if (!indexed) {
-    await tx.insert(listingChanges).values(row);
-    return;
-  }
-  const indexEvent = tx.$with('index_event').as(tx.insert(outbox).values({ listingId: change.listingId, country: change.country, version: change.version }));
-  await tx.with(indexEvent).insert(listingChanges).values(row);
+  await (indexed ? insertChangeWithIndexEvent : insertChange)(tx, row);
 }
 
 /** Any fixed 64-bit number: the advisory lock that lets one sequencer run at a time, cluster-wide. */

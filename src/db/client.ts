@@ -44,6 +44,7 @@ export function createDatabase(url: string, poolSize = 10, timeouts?: DatabaseTi
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // No `casing` option: prepared statements compile with drizzle's default dialect (prepared-statement.ts).
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

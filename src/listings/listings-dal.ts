@@ -1,9 +1,10 @@
 // Every SQL statement on listings and their sub-objects (emails, phones, links, categories,
 // mappings, offers). Reads load listings with all their sub-objects in one query, for one id or
 // many: the API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, count, eq, gt, inArray, isNull, like, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { anyOf } from '../db/any-of.js';
 import type { Db, DbOrTx } from '../db/client.js';
+import { preparedStatement } from '../db/prepared-statement.js';
 import { notFound } from '../errors.js';
 import {
   categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings, offers, partners, reviews,
@@ -116,51 +117,106 @@ export interface SubObjects {
   categoryIds: string[];
 }
 
-/** `$1::type[]`: one array parameter per column, however many rows (unnest turns it back into rows). */
-const arrayParam = <T>(values: T[], type: 'bigint' | 'text') => sql`${sql.param(values)}::${sql.raw(type)}[]`;
-const idsOf = (rows: { id?: number | undefined }[]) => arrayParam(rows.map((r) => r.id ?? null), 'bigint');
+/**
+ * The sub-objects as one array per column: the parameters of subObjectInserts, whose unnest turns
+ * them back into rows, so any number of rows travels in a fixed number of parameters. A new row
+ * has a null id.
+ */
+interface SubObjectColumns {
+  emailIds: (number | null)[];
+  emailAddresses: string[];
+  phoneIds: (number | null)[];
+  phoneTypes: string[];
+  phoneNumbers: string[];
+  linkIds: (number | null)[];
+  linkTypes: string[];
+  linkUrls: string[];
+  categoryIds: string[];
+}
+
+function subObjectColumns(subs: SubObjects): SubObjectColumns {
+  const idsOf = (rows: { id?: number | undefined }[]) => rows.map((r) => r.id ?? null);
+  return {
+    emailIds: idsOf(subs.emails),
+    emailAddresses: subs.emails.map((e) => e.address),
+    phoneIds: idsOf(subs.phones),
+    phoneTypes: subs.phones.map((p) => p.type),
+    phoneNumbers: subs.phones.map((p) => p.number),
+    linkIds: idsOf(subs.links),
+    linkTypes: subs.links.map((k) => k.type),
+    linkUrls: subs.links.map((k) => k.url),
+    categoryIds: subs.categoryIds,
+  };
+}
+
+/** The SQL array type of each column array. */
+const COLUMN_TYPES: Record<keyof SubObjectColumns, 'bigint' | 'text'> = {
+  emailIds: 'bigint', emailAddresses: 'text', phoneIds: 'bigint', phoneTypes: 'text', phoneNumbers: 'text',
+  linkIds: 'bigint', linkTypes: 'text', linkUrls: 'text', categoryIds: 'text',
+};
+const arrayParam = (column: keyof SubObjectColumns, param: SQL) => sql`${param}::${sql.raw(COLUMN_TYPES[column])}[]`;
+
+/** Each column array as a parameter of its value (a statement built for one write). */
+const columnValues = (columns: SubObjectColumns) => (column: keyof SubObjectColumns) => arrayParam(column, sql`${sql.param(columns[column])}`);
+/** Each column array as the placeholder of its name (a prepared statement). */
+const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column, sql`${sql.placeholder(column)}`);
 
 /**
- * The data-modifying CTEs that insert `subs` for the listing whose id the CTE `l` returns. Each
- * list is one `insert … select … from unnest(…)`: the rows of any number of sub-objects travel in
- * a fixed number of parameters, and the whole write is one statement (one round trip). Only
+ * The data-modifying CTEs that insert the sub-objects for the listing whose id the CTE `l` returns,
+ * each column array given by `param` and the country by `country`. Each list is one
+ * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
  * categories of the country are inserted; `inserted_categories` returns a row for each, so a
- * caller that compares their number with `subs.categoryIds` needs no lookup beforehand.
+ * caller that compares their number with the category ids asked for needs no lookup beforehand.
  */
-function subObjectInserts(country: string, subs: SubObjects): SQL {
+function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
   const newId = (table: string) => sql.raw(`nextval(pg_get_serial_sequence('${table}', 'id'))`);
   return sql`
     inserted_emails as (insert into ${listingEmails} (id, listing_id, position, address)
       select coalesce(s.id, ${newId('listing_emails')}), l.id, s.n - 1, s.address
-      from l, unnest(${idsOf(subs.emails)}, ${arrayParam(subs.emails.map((e) => e.address), 'text')}) with ordinality as s(id, address, n)),
+      from l, unnest(${param('emailIds')}, ${param('emailAddresses')}) with ordinality as s(id, address, n)),
     inserted_phones as (insert into ${listingPhones} (id, listing_id, position, type, number)
       select coalesce(s.id, ${newId('listing_phones')}), l.id, s.n - 1, s.type, s.number
-      from l, unnest(${idsOf(subs.phones)}, ${arrayParam(subs.phones.map((p) => p.type), 'text')}, ${arrayParam(subs.phones.map((p) => p.number), 'text')})
-        with ordinality as s(id, type, number, n)),
+      from l, unnest(${param('phoneIds')}, ${param('phoneTypes')}, ${param('phoneNumbers')}) with ordinality as s(id, type, number, n)),
     inserted_links as (insert into ${listingLinks} (id, listing_id, position, type, url)
       select coalesce(s.id, ${newId('listing_links')}), l.id, s.n - 1, s.type, s.url
-      from l, unnest(${idsOf(subs.links)}, ${arrayParam(subs.links.map((k) => k.type), 'text')}, ${arrayParam(subs.links.map((k) => k.url), 'text')})
-        with ordinality as s(id, type, url, n)),
+      from l, unnest(${param('linkIds')}, ${param('linkTypes')}, ${param('linkUrls')}) with ordinality as s(id, type, url, n)),
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
       select l.id, s.n - 1, c.country, c.id
-      from l, unnest(${arrayParam(subs.categoryIds, 'text')}) with ordinality as s(category_id, n)
+      from l, unnest(${param('categoryIds')}) with ordinality as s(category_id, n)
         join ${categories} c on c.country = ${country}::text and c.id = s.category_id
       returning 1)`;
 }
+
+/** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
+const CREATED_COLUMNS = [
+  'country', 'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'description', 'hours', 'specialHours',
+  'temporarilyClosed', 'timeZone', 'contact', 'active', 'createdBy', 'claimedBy', 'version',
+] as const satisfies readonly (keyof NewListing)[];
+
+export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
+
+// The create's one statement, prepared: the listing, its sub-objects, and how many categories were known.
+const insertListingStatement = preparedStatement<CreatedListing & SubObjectColumns, { id: number; version: number; claimedBy: number | null; knownCategories: number }>(
+  'insert_listing_with_sub_objects',
+  (db) => {
+    const placeholders = Object.fromEntries(CREATED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as Record<keyof CreatedListing, Placeholder>;
+    const listing = db.insert(listings).values(placeholders).returning({ id: listings.id, version: listings.version, claimedBy: listings.claimedBy });
+    return sql`
+      with l as (${listing.getSQL()}), ${subObjectInserts(sql`${sql.placeholder('country')}`, columnPlaceholders)}
+      select id, version, claimed_by as "claimedBy", (select count(*) from inserted_categories)::int as "knownCategories" from l`;
+  },
+);
 
 /**
  * Inserts a listing with its sub-objects in one statement; returns its id, version and claimant, and how
  * many of `subs.categoryIds` were known categories of its country (and so inserted).
  */
 export async function insertListingWithSubObjects(
-  tx: DbOrTx, values: NewListing, subs: SubObjects,
+  tx: DbOrTx, values: CreatedListing, subs: SubObjects,
 ): Promise<{ id: number; version: number; claimedBy: number | null; knownCategories: number }> {
-  const listing = tx.insert(listings).values(values).returning({ id: listings.id, version: listings.version, claimedBy: listings.claimedBy });
-  const { rows } = await tx.execute<{ id: number; version: number; claimedBy: number | null; knownCategories: number }>(sql`
-    with l as (${listing.getSQL()}), ${subObjectInserts(values.country, subs)}
-    select id, version, claimed_by as "claimedBy", (select count(*) from inserted_categories)::int as "knownCategories" from l`);
-  return rows[0]!;
+  const [row] = await insertListingStatement(tx, { ...values, ...subObjectColumns(subs) });
+  return row!;
 }
 
 /** Sets columns of listing `id`. */
@@ -200,7 +256,7 @@ export async function replaceListing(tx: DbOrTx, id: number, country: string, va
       deleted_links as (delete from ${listingLinks} where listing_id = ${id})
     delete from ${listingCategories} where listing_id = ${id}`);
   const update = tx.update(listings).set(values).where(eq(listings.id, id)).returning({ id: listings.id });
-  await tx.execute(sql`with l as (${update.getSQL()}), ${subObjectInserts(country, subs)} select 1`);
+  await tx.execute(sql`with l as (${update.getSQL()}), ${subObjectInserts(sql`${country}`, columnValues(subObjectColumns(subs)))} select 1`);
 }
 
 /** The listing a partner's source_id maps to, if any. */

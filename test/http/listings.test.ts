@@ -154,6 +154,24 @@ t.test('source_id is unique per partner', async (t) => {
   t.equal((await create(other.auth, listingInput({ source_id: sourceId }))).statusCode, 201, 'another partner may use the same source_id');
 });
 
+t.test('a create stores what was left out as SQL NULL, and every sub-object on the rows of its own listing', async (t) => {
+  // The create is a prepared statement (src/db/prepared-statement.ts): a null there must not become
+  // JSON null in a jsonb column, and each listing's arrays must reach its own rows, run after run.
+  const { contact: _contact, ...withoutContact } = listingInput();
+  const bareResponse = await create(owner.auth, withoutContact);
+  const fullResponse = await create(owner.auth, listingInput({ emails: [{ address: 'a@example.com' }, { address: 'b@example.com' }] }));
+  t.equal(bareResponse.statusCode, 201);
+  t.equal(fullResponse.statusCode, 201);
+  const [bare, full] = [bareResponse.json(), fullResponse.json()];
+  const { rows } = await deps.database.pool.query(
+    `select id, contact is null as no_contact, temporarily_closed is null as not_closed,
+       (select array_agg(address order by position) from listing_emails where listing_id = l.id) as emails
+     from listings l where id = any($1::bigint[]) order by id`, [[bare.id, full.id]]);
+  t.same(rows.map((r) => [String(r.id), r.no_contact, r.not_closed]), [[bare.id, true, true], [full.id, false, true]]);
+  t.same(rows[1].emails, ['a@example.com', 'b@example.com']);
+  t.same(full.emails.map((e: { address: string }) => e.address), ['a@example.com', 'b@example.com']);
+});
+
 t.test('framework errors are Error objects', async (t) => {
   const unknownRoute = await app.inject({ url: '/de/nothing-here', headers: owner.auth });
   t.equal(unknownRoute.statusCode, 404);
