@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import { Client } from '@opensearch-project/opensearch';
-import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds, memoryMb } from './proc.js';
+import { cpuSeconds, memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
 import {
-  apiUrl, benchRequests, COUNTRY as country, machineDescription, OPENSEARCH, percentile, postJson, sleep, startBenchService, trackWrites,
+  apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService,
   writeResultsSection, type Mode,
 } from './service.js';
 
@@ -31,7 +31,7 @@ const seconds = argument('--seconds', 5);
  * a fifth from the next.
  */
 const rounds = argument('--rounds', 3);
-const PATH_MODE: Mode = { name: 'request path', listings: 200_000, seconds, db: 'listings_bench_path', prefix: 'benchpath-' };
+const PATH_MODE: Mode = { ...PATH, seconds };
 
 const service = await startBenchService(PATH_MODE);
 const { auth, alias, api } = service;
@@ -187,18 +187,7 @@ const openRows = openSearches.map((open) => {
 const byId = await sequential(apiUrl(`/${country}/listings/${listingId}`), 'GET', undefined, auth, api.pid);
 
 await sleep(2000);
-// Where the creates' CPU goes: every process of the stack, read around the write run. On a
-// machine whose cores are all busy, the create rate is bounded by the sum of these per write.
-const writeCpu = {
-  API: () => cpuSeconds(api.pid!), indexer: () => cpuSeconds(service.indexer.pid!), PostgreSQL: () => cpuSecondsOfCommand('postgres'),
-  Redis: () => cpuSecondsOfCommand('redis-server'), OpenSearch: () => cpuSecondsOfCommand('java'), 'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
-};
-const cpuBefore = Object.fromEntries(Object.entries(writeCpu).map(([name, read]) => [name, read()]));
-const machineBefore = machineCpuSeconds();
-const writes = await trackWrites({ os, alias, createUrl: apiUrl(`/${country}/listings`), body: createBody, headers: auth, seconds: Math.max(10, seconds * 2), connections: 10 });
-const machineAfter = machineCpuSeconds();
-const cpuPerWrite = Object.entries(writeCpu).map(([name, read]) => [name, ((read() - cpuBefore[name]!) * 1000) / writes.writes] as const);
-const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+const { writes, cpuMsPerWrite: cpuPerWrite, machineBusy } = await measureCreates(service, { os, body: createBody, seconds: Math.max(10, seconds * 2), connections: 10 });
 const apiRss = memoryMb(api.pid!).peak;
 await service.stop();
 await os.close();

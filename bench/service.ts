@@ -11,12 +11,14 @@ import pg from 'pg';
 import { defaultTimeZone } from '../src/config.js';
 import { openSearchNodes } from '../src/opensearch/client.js';
 import { processNodeFlags } from '../src/project-paths.js';
-import { cpuSeconds, machineCpuSeconds } from './proc.js';
+import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds } from './proc.js';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
 
 export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
 export const QUICK: Mode = { name: 'quick', listings: 50_000, seconds: 5, db: 'listings_bench', prefix: 'bench-' };
 export const FULL: Mode = { name: 'full', listings: 1_000_000, seconds: 20, db: 'listings_bench_full', prefix: 'benchfull-' };
+/** The data set of the request-path and write-path benchmarks (issue 18's figures are at 200 000 listings). */
+export const PATH: Mode = { name: 'request path', listings: 200_000, seconds: 5, db: 'listings_bench_path', prefix: 'benchpath-' };
 
 export const CONNECTIONS = 10;
 export const API_PORT = 3100;
@@ -324,4 +326,27 @@ export async function trackWrites(opts: {
     pct: (p: number) => percentile(lags, p),
     createPct: (p: number) => percentile(createLatencies, p),
   };
+}
+
+/**
+ * POST create at `connections` writers for `seconds` (trackWrites), with the CPU every process of
+ * the stack spent per create, read around the run: on a machine whose cores are all busy, the
+ * create rate is bounded by the sum of these per write.
+ */
+export async function measureCreates(service: Awaited<ReturnType<typeof startBenchService>>, opts: {
+  os: import('@opensearch-project/opensearch').Client; body: string; seconds: number; connections: number;
+}) {
+  const perProcess: Record<string, () => number> = {
+    API: () => cpuSeconds(service.api.pid!), indexer: () => cpuSeconds(service.indexer.pid!), PostgreSQL: () => cpuSecondsOfCommand('postgres'),
+    Redis: () => cpuSecondsOfCommand('redis-server'), OpenSearch: () => cpuSecondsOfCommand('java'), 'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
+  };
+  const before = Object.fromEntries(Object.entries(perProcess).map(([name, read]) => [name, read()]));
+  const machineBefore = machineCpuSeconds();
+  const writes = await trackWrites({
+    os: opts.os, alias: service.alias, createUrl: apiUrl(`/${COUNTRY}/listings`), body: opts.body, headers: service.auth,
+    seconds: opts.seconds, connections: opts.connections,
+  });
+  const machineAfter = machineCpuSeconds();
+  const cpuMsPerWrite = Object.entries(perProcess).map(([name, read]) => [name, ((read() - before[name]!) * 1000) / writes.writes] as const);
+  return { writes, cpuMsPerWrite, machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total) };
 }
