@@ -1,7 +1,8 @@
 // Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
-//   npm run bench:profile [-- --seconds 10] [-- --search NAME]...   the quick data set (50 000 listings)
+//   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create]   the quick data set (50 000 listings)
 // NAME is a search scenario of bench/service.ts (benchRequests), e.g. "solr: what + where"; several
-// may be given; by default GET by id, the phone search and "solr: what + where".
+// may be given; `--create` profiles POST create (the bench listing of benchRequests). With neither,
+// GET by id, the phone search and "solr: what + where".
 // For each scenario the API is started alone under V8's sampling profiler (--cpu-prof), loaded at
 // one connection, and stopped; the profile's busy time is then summed by package and by function
 // (self time: where the CPU was, not who called it). Prints the tables; the .cpuprofile files stay
@@ -18,6 +19,8 @@ const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 10;
 const PROFILES = '.bench-profiles';
 /** The searches named with --search (a name, or a name's start before its example, e.g. "solr: what with a typo"). */
 const named = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--search' ? [arg] : []));
+const withCreate = process.argv.includes('--create');
+const defaults = named.length === 0 && !withCreate;
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -75,18 +78,19 @@ try {
 }
 
 async function profileEach(service: Awaited<ReturnType<typeof startBenchService>>): Promise<void> {
-  const { searches, listingId } = await benchRequests(service.db);
+  const { searches, listingId, createBody } = await benchRequests(service.db);
   // The scenarios run on an API of their own, started under the profiler.
   service.api.kill('SIGTERM');
   await once(service.api, 'exit');
 
-  const scenarios = [
-    ...(named.length ? [] : [{ name: 'GET listing by id', path: `/de/listings/${listingId}` }]),
-    ...(named.length ? named : ['filtered: phone', 'solr: what + where']).map((name) => {
+  const scenarios: { name: string; path: string; method?: 'POST'; body?: string }[] = [
+    ...(defaults ? [{ name: 'GET listing by id', path: `/de/listings/${listingId}` }] : []),
+    ...(defaults ? ['filtered: phone', 'solr: what + where'] : named).map((name) => {
       const search = searches.find((s) => s.name === name || s.name.startsWith(`${name} (`));
       if (!search) throw new Error(`no bench search named "${name}"`);
       return { name, path: `/de/listings?${search.path}` };
     }),
+    ...(withCreate ? [{ name: 'POST create', path: '/de/listings', method: 'POST' as const, body: createBody }] : []),
   ];
 
   rmSync(PROFILES, { recursive: true, force: true });
@@ -95,9 +99,10 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     mkdirSync(dir, { recursive: true });
     const api = spawn(process.execPath, [...processNodeFlags(), '--cpu-prof', '--cpu-prof-dir', dir, 'dist/src/server.js'], { env: service.env, stdio: ['ignore', 'inherit', 'inherit'] });
     for (let i = 0; i < 100 && !(await fetch(apiUrl('/readyz')).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 300));
-    await load({ url: apiUrl(scenario.path), headers: service.auth, seconds: 2, connections: 1 }); // warm-up: JIT, caches
+    const request = { url: apiUrl(scenario.path), method: scenario.method, body: scenario.body, headers: service.auth, connections: 1 };
+    await load({ ...request, seconds: 2 }); // warm-up: JIT, caches
     const fromUs = monotonicUs();
-    const measured = await load({ url: apiUrl(scenario.path), headers: service.auth, seconds, connections: 1 });
+    const measured = await load({ ...request, seconds });
     const toUs = monotonicUs();
     api.kill('SIGTERM');
     await once(api, 'exit');
