@@ -1,7 +1,7 @@
 // Every SQL statement on the change feed's table (docs/contract.md §14). Writers insert rows
 // without a position; the sequencer numbers committed rows afterwards, so feed positions follow
 // commit order, not the order in which transactions began.
-import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
 import { changeFeedPurges, listingChanges, outbox } from '../db/schema.js';
@@ -49,6 +49,18 @@ export async function recordChange(tx: DbOrTx, change: RecordedChange, { indexed
     claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null,
   };
   await (indexed ? insertChangeWithIndexEvent : insertChange)(tx, row);
+}
+
+/**
+ * The data-modifying CTEs that record the `created` change and the outbox event of each listing the
+ * CTE `l` returns (its id, country, version and claimed_by): what recordChange writes for a create,
+ * as part of the create's own statement (insertCreatedListing), so that a create is one round trip.
+ */
+export function createdChangeInserts(): SQL {
+  return sql`
+    created_change as (insert into ${listingChanges} (listing_id, country, kind, version, claimed_by)
+      select id, country, ${'created' satisfies ChangeKind}, version, claimed_by from l),
+    created_index_event as (insert into ${outbox} (listing_id, country, version) select id, country, version from l)`;
 }
 
 /** Any fixed 64-bit number: the advisory lock that lets one sequencer run at a time, cluster-wide. */

@@ -1,9 +1,10 @@
 // The one unit of work of every listing workflow (update, delete, claims, suppression, offers,
-// images, reviews; create has its own entry, addListing). One transaction locks the listing row,
-// applies the ownership rule under the lock, runs the workflow and records the change it names
-// for the change feed (docs/contract.md §14); when the change is part of what the index shows, it
-// also moves the listing to its next version and records the outbox event. The event is published
-// after commit (README "Architecture": the outbox is the guarantee, the enqueue only saves latency).
+// images, reviews). One transaction locks the listing row, applies the ownership rule under the
+// lock, runs the workflow and records the change it names for the change feed (docs/contract.md
+// §14); when the change is part of what the index shows, it also moves the listing to its next
+// version and records the outbox event. The event is published after commit (README
+// "Architecture": the outbox is the guarantee, the enqueue only saves latency). A create has its
+// own entry, addListing: one statement that records the same, with no transaction.
 import type { ChangeKind } from '../changes/change-kinds.js';
 import { recordChange } from '../changes/changes-dal.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -48,6 +49,9 @@ export function assertOwnership(claimedBy: number | null, caller: Caller, id: nu
   throw rule === 'conflict' ? conflict(message) : forbidden(message);
 }
 
+/** The 409 of a write that lost a race on a unique key: a retry sees what the other one did. */
+export const CONCURRENT_CHANGE = 'a concurrent request changed the same resource; retry';
+
 export function createListingWrites({ db, publish }: { db: Db; publish: PublishIndexEvents }) {
   /** Commits `work`, then publishes its event; a unique violation (a concurrent twin) is a 409. */
   async function commitThenPublish<T>(work: (tx: DbOrTx) => Promise<{ event?: SyncListingJob; result: T }>): Promise<T> {
@@ -56,7 +60,7 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
       if (event) await publish([event]);
       return result;
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('a concurrent request changed the same resource; retry');
+      if (isUniqueViolation(err)) throw conflict(CONCURRENT_CHANGE);
       throw err;
     }
   }
@@ -98,16 +102,20 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
     },
 
     /**
-     * Runs `insert`, which adds one listing at its first version and returns it, and records its
-     * `created` change with the outbox event of that version; returns the new id.
+     * Runs `insert`: one statement, committed on its own, that adds a listing at its first version
+     * with its `created` change and outbox event (insertCreatedListing), or adds nothing and
+     * returns undefined. Publishes the event once it has committed; returns the new id.
      */
-    addListing(country: string, insert: (tx: DbOrTx) => Promise<{ id: number; version: number; claimedBy: number | null }>): Promise<number> {
-      return commitThenPublish(async (tx) => {
-        const listing = await insert(tx);
-        const event = { listingId: listing.id, country, version: listing.version };
-        await recordChange(tx, { ...event, kind: 'created', claimedBy: listing.claimedBy }, { indexed: true });
-        return { event, result: listing.id };
-      });
+    async addListing(country: string, insert: (db: Db) => Promise<{ id: number; version: number } | undefined>): Promise<number | undefined> {
+      let listing: { id: number; version: number } | undefined;
+      try {
+        listing = await insert(db);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(CONCURRENT_CHANGE);
+        throw err;
+      }
+      if (listing) await publish([{ listingId: listing.id, country, version: listing.version }]);
+      return listing?.id;
     },
 
     /**

@@ -5,6 +5,7 @@ import { and, asc, count, eq, gt, inArray, isNull, like, sql, type Placeholder, 
 import { anyOf } from '../db/any-of.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
+import { createdChangeInserts } from '../changes/changes-dal.js';
 import { notFound } from '../errors.js';
 import {
   categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings, offers, partners, reviews,
@@ -165,8 +166,7 @@ const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column
  * The data-modifying CTEs that insert the sub-objects for the listing whose id the CTE `l` returns,
  * each column array given by `param` and the country by `country`. Each list is one
  * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
- * categories of the country are inserted; `inserted_categories` returns a row for each, so a
- * caller that compares their number with the category ids asked for needs no lookup beforehand.
+ * categories of the country are inserted: the callers refuse a listing with any other first.
  */
 function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
@@ -184,8 +184,7 @@ function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) 
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
       select l.id, s.n - 1, c.country, c.id
       from l, unnest(${param('categoryIds')}) with ordinality as s(category_id, n)
-        join ${categories} c on c.country = ${country}::text and c.id = s.category_id
-      returning 1)`;
+        join ${categories} c on c.country = ${country}::text and c.id = s.category_id)`;
 }
 
 /** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
@@ -196,27 +195,44 @@ const CREATED_COLUMNS = [
 
 export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
 
-// The create's one statement, prepared: the listing, its sub-objects, and how many categories were known.
-const insertListingStatement = preparedStatement<CreatedListing & SubObjectColumns, { id: number; version: number; claimedBy: number | null; knownCategories: number }>(
-  'insert_listing_with_sub_objects',
-  (db) => {
-    const placeholders = Object.fromEntries(CREATED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as Record<keyof CreatedListing, Placeholder>;
-    const listing = db.insert(listings).values(placeholders).returning({ id: listings.id, version: listings.version, claimedBy: listings.claimedBy });
-    return sql`
-      with l as (${listing.getSQL()}), ${subObjectInserts(sql`${sql.placeholder('country')}`, columnPlaceholders)}
-      select id, version, claimed_by as "claimedBy", (select count(*) from inserted_categories)::int as "knownCategories" from l`;
-  },
-);
+/** What a create writes: the listing's columns, its sub-objects, and the caller's source_id for it (null without one). */
+export type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null };
+
+// The whole create as one prepared statement: see insertCreatedListing.
+const insertCreatedListingStatement = preparedStatement<CreatedListingValues, { id: number; version: number }>('insert_created_listing', () => {
+  // Each value bound to its column's encoder, as drizzle's insert binds it (a jsonb column's JSON text).
+  const values = sql.join(CREATED_COLUMNS.map((column) => sql.param(sql.placeholder(column), listings[column])), sql`, `);
+  const columns = sql.join(CREATED_COLUMNS.map((column) => sql.identifier(listings[column].name)), sql`, `);
+  const country = sql`${sql.placeholder('country')}`;
+  const sourceId = sql`${sql.placeholder('sourceId')}::text`;
+  const categoryIds = columnPlaceholders('categoryIds');
+  return sql`
+    with l as (
+      insert into ${listings} (${columns})
+      select ${values}
+      where (select count(*) from unnest(${categoryIds}) as s(id) join ${categories} c on c.country = ${country}::text and c.id = s.id) = cardinality(${categoryIds})
+        and (${sourceId} is null or not exists (
+          select 1 from ${mappings} m where m.partner_id = ${sql.placeholder('createdBy')} and m.source_id = ${sourceId}))
+      returning id, country, version, claimed_by, created_by),
+    ${subObjectInserts(country, columnPlaceholders)},
+    inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
+      select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
+    ${createdChangeInserts()}
+    select id, version from l`;
+});
 
 /**
- * Inserts a listing with its sub-objects in one statement; returns its id, version and claimant, and how
- * many of `subs.categoryIds` were known categories of its country (and so inserted).
+ * The whole create in one statement, which commits on its own (no BEGIN and COMMIT: one round trip
+ * where a transaction took four): the listing at its first version, its sub-objects, the caller's
+ * source_id mapping, and its `created` change with the outbox event (createdChangeInserts). It
+ * inserts nothing, and returns undefined, when a category id is not a category of the listing's
+ * country or the source_id already maps to one of the caller's listings: the caller then finds
+ * out which, with no lookup on the way of a create that succeeds. A concurrent create that takes
+ * the same source_id first makes this one fail on the mapping's key, as a whole.
  */
-export async function insertListingWithSubObjects(
-  tx: DbOrTx, values: CreatedListing, subs: SubObjects,
-): Promise<{ id: number; version: number; claimedBy: number | null; knownCategories: number }> {
-  const [row] = await insertListingStatement(tx, { ...values, ...subObjectColumns(subs) });
-  return row!;
+export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<{ id: number; version: number } | undefined> {
+  const [row] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
+  return row;
 }
 
 /** Sets columns of listing `id`. */
@@ -270,13 +286,6 @@ export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId:
 export async function replaceMapping(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<void> {
   await tx.delete(mappings).where(and(eq(mappings.partnerId, mapping.partnerId), eq(mappings.listingId, mapping.listingId)));
   await tx.insert(mappings).values(mapping);
-}
-
-/** Adds the mapping unless the partner's source_id is taken; whether it was added. */
-export async function insertMappingIfFree(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<boolean> {
-  const added = await tx.insert(mappings).values(mapping).onConflictDoNothing({ target: [mappings.partnerId, mappings.sourceId] })
-    .returning({ listingId: mappings.listingId });
-  return added.length > 0;
 }
 
 /** Drops every partner's mapping of listing `id`. */

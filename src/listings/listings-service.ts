@@ -7,12 +7,12 @@ import { conflict, notFound, validationError } from '../errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
-import type { ListingWrites } from './change-listing.js';
+import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  deleteMappingsOf, insertListingWithSubObjects, prepareListingRecordRead, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
+  deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
 } from './listings-dal.js';
-import { addMapping, setMapping } from './mappings-service.js';
+import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
 
 export interface ListingsServiceDeps {
@@ -70,35 +70,30 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
     },
 
     async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
-      const id = await writes.addListing(country, async (tx) => {
-        const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
-          country,
-          knownCategoryIds: known,
-          existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
-          keepSubIds: false,
-        });
-        // The 400 lists every error at once, unknown categories included: checked against the
-        // categories table, read only on this path.
-        const refuse = async (): Promise<never> => {
-          const { errors } = validate(await knownCategoryIds(tx, country, categoryIdsOf(input)));
-          throw errors.length ? validationError(errors) : conflict('a concurrent request changed the same resource; retry');
-        };
-        // The categories are checked by the insert, which adds only known ones (no lookup first).
-        const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
-        if (errors.length) await refuse();
-        // The listing and its sub-objects in one statement (README "Architecture": the create's round trips).
-        const listing = await insertListingWithSubObjects(tx, {
-          ...listingFields(input, normalised),
-          country,
-          createdBy: caller.partnerId,
-          claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
-          version: 1,
-        }, subObjectsOf(input, false));
-        // A category it did not know: the transaction rolls back with the 400.
-        if (listing.knownCategories !== input.categories.length) await refuse();
-        if (input.source_id !== undefined) await addMapping(tx, caller, country, listing.id, input.source_id);
-        return { id: listing.id, version: listing.version, claimedBy: listing.claimedBy };
+      const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
+        country,
+        knownCategoryIds: known,
+        existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
+        keepSubIds: false,
       });
+      // The categories are checked by the insert, which adds nothing unless all are known (no lookup first).
+      const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
+      const sourceId = input.source_id ?? null;
+      const id = errors.length ? undefined : await writes.addListing(country, (db) => insertCreatedListing(db, {
+        ...listingFields(input, normalised),
+        country,
+        createdBy: caller.partnerId,
+        claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
+        version: 1,
+      }, subObjectsOf(input, false), sourceId));
+      if (id === undefined) {
+        // Refused, and nothing written. The 400 lists every error at once, unknown categories
+        // included: checked against the categories table, read only on this path.
+        const { errors: all } = validate(await knownCategoryIds(db, country, categoryIdsOf(input)));
+        if (all.length) throw validationError(all);
+        if (sourceId !== null) await refuseTakenSourceId(db, caller, sourceId);
+        throw conflict(CONCURRENT_CHANGE); // a category or a mapping changed in between
+      }
       return readOrThrow(country, id, false); // the create response carries no images
     },
 

@@ -3,7 +3,7 @@
 import type { Db, DbOrTx } from '../db/client.js';
 import { conflict } from '../errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findMappedListing, findMappings, insertMappingIfFree, replaceMapping } from './listings-dal.js';
+import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
 import type { Mapping, MappingsPage } from '../schemas/workflows.js';
 
 export const MAX_MAPPINGS = 1000;
@@ -16,24 +16,23 @@ export function likePattern(sourceId: string): string {
   return sourceId.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
-/** Sets the caller's mapping source_id → listing; a source_id already used for another listing is a conflict. */
-export async function setMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
-  const existing = await findMappedListing(tx, caller.partnerId, sourceId);
+/**
+ * Answers 409 when the caller's `sourceId` already maps to a listing other than `listingId` (to
+ * any listing, without one); returns the listing it maps to otherwise, if any.
+ */
+export async function refuseTakenSourceId(db: DbOrTx, caller: Caller, sourceId: string, listingId?: number): Promise<number | undefined> {
+  const existing = await findMappedListing(db, caller.partnerId, sourceId);
   if (existing !== undefined && existing !== listingId) {
     throw conflict(`source_id "${sourceId}" already maps to listing ${existing}`, [`source_id: already used for listing ${existing}`]);
   }
-  if (existing !== undefined) return;
-  // One mapping per partner and listing: a new source_id replaces the old one.
-  await replaceMapping(tx, { partnerId: caller.partnerId, sourceId, listingId, country });
+  return existing;
 }
 
-/**
- * `setMapping` for a listing created in this transaction, which has no mapping yet: one statement
- * unless the source_id is taken (then 409, as setMapping answers).
- */
-export async function addMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
-  if (await insertMappingIfFree(tx, { partnerId: caller.partnerId, sourceId, listingId, country })) return;
-  await setMapping(tx, caller, country, listingId, sourceId); // answers the conflict, naming the listing that holds it
+/** Sets the caller's mapping source_id → listing; a source_id already used for another listing is a conflict. */
+export async function setMapping(tx: DbOrTx, caller: Caller, country: string, listingId: number, sourceId: string): Promise<void> {
+  if ((await refuseTakenSourceId(tx, caller, sourceId, listingId)) !== undefined) return;
+  // One mapping per partner and listing: a new source_id replaces the old one.
+  await replaceMapping(tx, { partnerId: caller.partnerId, sourceId, listingId, country });
 }
 
 export function createMappingsService({ db }: { db: Db }) {

@@ -154,6 +154,26 @@ t.test('source_id is unique per partner', async (t) => {
   t.equal((await create(other.auth, listingInput({ source_id: sourceId }))).statusCode, 201, 'another partner may use the same source_id');
 });
 
+t.test('a refused create writes nothing: no listing, no change in the feed, no index event, no mapping', async (t) => {
+  // A create is one statement that commits on its own (insertCreatedListing): a refusal must leave
+  // no row behind, in particular no `created` change that partners would read in the feed.
+  const lone = await partner();
+  const sourceId = `refused-${Date.now()}`;
+  t.equal((await create(lone.auth, listingInput({ source_id: sourceId }))).statusCode, 201);
+  const unknownCategory = await create(lone.auth, listingInput({ categories: [{ id: 'shop/bakery' }, { id: 'shop/nonexistent' }] }));
+  t.equal(unknownCategory.statusCode, 400);
+  t.match(unknownCategory.json().details, ['categories[1].id: unknown category "shop/nonexistent"']);
+  const takenSourceId = await create(lone.auth, listingInput({ source_id: sourceId }));
+  t.equal(takenSourceId.statusCode, 409);
+  t.match(takenSourceId.json().message, new RegExp(`^source_id "${sourceId}" already maps to listing \\d+$`));
+  const { rows: [written] } = await deps.database.pool.query(
+    `select (select count(*) from listings where created_by = $1)::int as listings,
+       (select count(*) from listing_changes c join listings l on l.id = c.listing_id where l.created_by = $1)::int as changes,
+       (select count(*) from outbox o join listings l on l.id = o.listing_id where l.created_by = $1)::int as events,
+       (select count(*) from mappings where partner_id = $1)::int as mappings`, [lone.id]);
+  t.same(written, { listings: 1, changes: 1, events: 1, mappings: 1 }, 'only the accepted create wrote');
+});
+
 t.test('a create stores what was left out as SQL NULL, and every sub-object on the rows of its own listing', async (t) => {
   // The create is a prepared statement (src/db/prepared-statement.ts): a null there must not become
   // JSON null in a jsonb column, and each listing's arrays must reach its own rows, run after run.
