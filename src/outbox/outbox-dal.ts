@@ -1,7 +1,8 @@
 // Every SQL statement on the outbox, the API → indexer contract: the API records events in its
 // writing transactions (with the change-feed entry, in one statement: src/changes/changes-dal.ts
-// recordChange); the indexer marks them processed, relays stranded ones and purges old
-// ones; a reindex reopens those its copy may have missed; metrics and the CLI count the backlog.
+// recordChange, or createdChangeInserts inside a create's own statement); the indexer marks them
+// processed, relays stranded ones and purges old ones; a reindex reopens those its copy may have
+// missed; metrics and the CLI count the backlog.
 import { and, count, eq, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { outbox } from '../db/schema.js';

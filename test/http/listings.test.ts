@@ -154,6 +154,33 @@ t.test('source_id is unique per partner', async (t) => {
   t.equal((await create(other.auth, listingInput({ source_id: sourceId }))).statusCode, 201, 'another partner may use the same source_id');
 });
 
+t.test('a create that loses a race for its source_id answers 409 naming the listing that won', async (t) => {
+  // The create's check sees no mapping of the source_id, but a concurrent transaction is inserting
+  // one: the create's own mapping insert waits on the key, then fails the whole statement. It must
+  // answer as a create refused by the check does.
+  const winner = (await create()).json();
+  const sourceId = `race-${Date.now()}`;
+  const rival = await deps.database.pool.connect();
+  try {
+    await rival.query('begin');
+    await rival.query('insert into mappings (partner_id, source_id, listing_id, country) values ($1, $2, $3, $4)', [owner.id, sourceId, winner.id, 'de']);
+    const loser = create(owner.auth, listingInput({ source_id: sourceId }));
+    // Commit only once the create waits on the rival's key.
+    for (let waited = 0; ; waited += 20) {
+      const { rows } = await deps.database.pool.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into "listings"%'`);
+      if (rows.length) break;
+      if (waited > 10_000) throw new Error('the create never waited on the mapping key');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await rival.query('commit');
+    const answer = await loser;
+    t.equal(answer.statusCode, 409);
+    t.equal(answer.json().message, `source_id "${sourceId}" already maps to listing ${winner.id}`);
+  } finally {
+    rival.release();
+  }
+});
+
 t.test('a refused create writes nothing: no listing, no change in the feed, no index event, no mapping', async (t) => {
   // A create is one statement that commits on its own (insertCreatedListing): a refusal must leave
   // no row behind, in particular no `created` change that partners would read in the feed.
