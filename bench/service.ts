@@ -89,23 +89,29 @@ async function waitReady(url: string) {
 // CPU per request of a plain keep-alive agent in this benchmark, which would blur the figures.
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** POSTs a JSON body over the keep-alive connection; resolves with the answer's text. */
-export function postJson(url: string, body: string): Promise<string> {
+/**
+ * POSTs a JSON body over `agent`'s keep-alive connections (by default the one above); resolves with
+ * the answer's status and text.
+ */
+export function post(url: string, body: string, { headers = {}, agent = keepAlive }: { headers?: Record<string, string>; agent?: http.Agent } = {}): Promise<{ status: number; text: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const request = http.request({
-      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', agent: keepAlive,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', agent,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve(text));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
     });
     request.on('error', reject);
     request.end(body);
   });
 }
+
+/** POSTs a JSON body over the keep-alive connection; resolves with the answer's text. */
+export const postJson = async (url: string, body: string): Promise<string> => (await post(url, body)).text;
 
 export interface Measured { rps: number; p50: number; p99: number; errors: number; requests: number }
 export type Request = {
@@ -280,11 +286,15 @@ export async function trackWrites(opts: {
   const lags: number[] = [];
   const createLatencies: number[] = [];
   let errors = 0;
+  // A keep-alive connection per writer over node:http, as for every other request of the benchmarks
+  // (postJson): with fetch this process spent 0.97–1.30 ms of CPU a create (polls included), with
+  // node:http 0.39–0.73, on the cores the stack shares (bench/RESULTS.md, "Night").
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections ?? opts.perTick ?? 20 });
   const create = async () => {
     const started = performance.now();
-    const res = await fetch(opts.createUrl, { method: 'POST', body: opts.body, headers: { ...opts.headers, 'content-type': 'application/json' } });
+    const { status, text } = await post(opts.createUrl, opts.body, { headers: opts.headers, agent });
     createLatencies.push(performance.now() - started);
-    if (res.status === 201) acked.set(Number((await res.json() as { id: string }).id), Date.now());
+    if (status === 201) acked.set(Number((JSON.parse(text) as { id: string }).id), Date.now());
     else errors++;
   };
   const until = Date.now() + opts.seconds * 1000;
@@ -319,6 +329,7 @@ export async function trackWrites(opts: {
     await sleep(20);
   }
   await writer;
+  agent.destroy();
   lags.sort((a, b) => a - b);
   createLatencies.sort((a, b) => a - b);
   return {
