@@ -1,6 +1,6 @@
 // Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
 //   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create]   the quick data set (50 000 listings)
-// NAME is a search scenario of bench/service.ts (benchRequests), e.g. "solr: what + where"; several
+// NAME is a search scenario of bench/service.ts (benchRequests, open-hours ones included), e.g. "solr: what + where"; several
 // may be given; `--create` profiles POST create (the bench listing of benchRequests). With neither,
 // GET by id, the phone search and "solr: what + where".
 // For each scenario the API is started alone under V8's sampling profiler (--cpu-prof), loaded at
@@ -78,7 +78,8 @@ try {
 }
 
 async function profileEach(service: Awaited<ReturnType<typeof startBenchService>>): Promise<void> {
-  const { searches, listingId, createBody } = await benchRequests(service.db);
+  const { searches: plain, openSearches, listingId, createBody } = await benchRequests(service.db);
+  const searches = [...plain, ...openSearches];
   // The scenarios run on an API of their own, started under the profiler.
   service.api.kill('SIGTERM');
   await once(service.api, 'exit');
