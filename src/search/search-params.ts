@@ -1,6 +1,5 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
 // docs/contract.md §5 that span parameters; every failed check is reported.
-import { DateTime } from 'luxon';
 import { validationError } from '../errors.js';
 import { existingIdOrUndefined } from '../ids.js';
 import { ID_PATTERN } from '../schemas/common.js';
@@ -35,6 +34,20 @@ const E164 = new RegExp(E164_PATTERN);
 const INSTANT_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const DAY_MS = 86_400_000;
 
+/**
+ * The instant of a value INSTANT_WITH_OFFSET accepts, or undefined for an impossible one. Date reads
+ * ECMAScript's date-time format, which this is once upper-cased and with a colon in the offset (a
+ * third of luxon's cost, which showed in an open_at search's CPU profile). Date rolls an impossible
+ * day over into the next month (30 February), so the calendar date is checked on its own.
+ */
+function instantWithOffset(value: string): Date | undefined {
+  const iso = value.toUpperCase().replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return undefined;
+  const date = iso.slice(0, 10);
+  return new Date(`${date}T00:00:00Z`).toISOString().startsWith(date) ? instant : undefined;
+}
+
 /** The instant open_now or open_at asks about, or undefined without either; failed checks go to `errors`. */
 function openInstant(query: ListingSearchQuery, now: Date, errors: string[]): Date | undefined {
   if (query.open_now !== undefined && query.open_at !== undefined) {
@@ -46,12 +59,11 @@ function openInstant(query: ListingSearchQuery, now: Date, errors: string[]): Da
   if (query.open_at === undefined) return undefined;
   // A "+" of the offset sent unencoded arrives as a space (as in phone).
   const value = query.open_at.replace(/ (\d{2}:?\d{2})$/, '+$1');
-  const parsed = INSTANT_WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : undefined;
-  if (!parsed?.isValid) {
+  const instant = INSTANT_WITH_OFFSET.test(value) ? instantWithOffset(value) : undefined;
+  if (!instant) {
     errors.push('open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00');
     return undefined;
   }
-  const instant = parsed.toJSDate();
   if (Math.abs(instant.getTime() - now.getTime()) > SEARCH_DEFAULTS.openAtWindowDays * DAY_MS) {
     errors.push(`open_at: must be within ${SEARCH_DEFAULTS.openAtWindowDays} days of now`);
     return undefined;

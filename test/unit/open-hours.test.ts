@@ -150,6 +150,18 @@ t.test('the interpreter agrees with OpenSearch on the cases above', async (t) =>
   t.equal(matches(openAtClause(at('2026-11-23T10:00:00Z'), ['America/New_York']), openHoursFields(shop)), false, 'a zone the listing is not in');
 });
 
+t.test('a clause built once serves its own second only', async (t) => {
+  // openAtClause remembers recent clauses by second: asked in this order, a coarser key would
+  // answer 18:00:00 with 17:59:59's clause and call the shop open after it closed.
+  const doc = openHoursFields(shop);
+  const zones = ['Europe/Berlin'];
+  t.equal(matches(openAtClause(at('2026-11-20T16:59:59.000Z'), zones), doc), true, 'Friday 17:59:59 in Berlin: open');
+  t.equal(matches(openAtClause(at('2026-11-20T16:59:59.999Z'), zones), doc), true, 'Friday 17:59:59.999: the same second, still open');
+  t.equal(matches(openAtClause(at('2026-11-20T17:00:00.000Z'), zones), doc), false, 'Friday 18:00:00: closed');
+  // Berlin's clause of 17:59:59 matches the shop; New York's of the same second must not.
+  t.equal(matches(openAtClause(at('2026-11-20T16:59:59.000Z'), ['America/New_York']), doc), false, 'the same second over other zones: their own clause');
+});
+
 // ---- Property: the clause over the document agrees with the reference, DST weeks included ----
 
 const HALF_HOUR = 1800;

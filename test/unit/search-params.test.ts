@@ -68,6 +68,13 @@ t.test('open_now and open_at: one or neither, an offset required, within 366 day
   t.same(detailsAt({ phone: '+4930123', open_now: true, open_at: '2026-12-24T18:30:00Z' }), ['open_now, open_at: give one or neither']);
   t.same(detailsAt({ phone: '+4930123', open_at: '2026-12-24T18:30:00' }), ['open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00']);
   t.same(detailsAt({ phone: '+4930123', open_at: '2026-02-30T18:30:00Z' }), ['open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00']);
+  const instantOf = (open_at: string) => parseListingSearch({ phone: '+4930123', open_at }, now).openAt;
+  t.same(instantOf('2026-12-24T18:30+0100'), new Date('2026-12-24T17:30:00Z'), 'no seconds, no colon in the offset');
+  t.same(instantOf('2026-12-24t18:30:00.123456789-05:30'), new Date('2026-12-25T00:00:00.123Z'), 'lower case, nine fraction digits, a negative half-hour offset');
+  t.same(instantOf('2026-11-23T13:00:00+01:00'), now, 'the same instant as now, in another offset');
+  for (const impossible of ['2026-02-29T12:00:00Z', '2026-04-31T12:00:00Z', '2026-12-24T18:60:00Z', '2026-12-24T25:00:00Z', '2026-13-01T12:00:00Z']) {
+    t.same(detailsAt({ phone: '+4930123', open_at: impossible }), ['open_at: must be an ISO 8601 date and time with an offset, e.g. 2026-12-24T18:30:00+01:00'], impossible);
+  }
   t.same(detailsAt({ phone: '+4930123', open_at: '2027-11-25T12:00:00Z' }), ['open_at: must be within 366 days of now']);
   t.same(detailsAt({ phone: '+4930123', open_at: '2025-11-21T12:00:00Z' }), ['open_at: must be within 366 days of now']);
   t.same(detailsAt({ open_now: true }), ['query: give one filter: ids, phone, or street + place + postCode'], 'open_now is no filter family of its own');

@@ -2,6 +2,7 @@
 // I has one wall-clock time per zone, so the filter asks, zone by zone, for listings of that zone
 // whose ranges contain that local time: no nightly rewrite of documents, and daylight-saving
 // changes need no special case (a skipped wall time never occurs; a repeated one occurs twice).
+import { createBoundedCache } from '../../bounded-cache.js';
 import { localMoment, OPEN_FIELDS, SECONDS_PER_DAY } from '../open-hours.js';
 
 type Clause = Record<string, unknown>;
@@ -29,9 +30,22 @@ export function openInZoneClause(instant: Date, zone: string): Clause {
   };
 }
 
+/**
+ * The clauses last built, by second and zones. The clause reads the instant to the second, so every
+ * open_now search of one second (and every open_at search of one instant) sends the same clause:
+ * it is built once, not per request (luxon's local time per zone cost more than the rest of an
+ * address body). Callers place it in their bodies and never change it.
+ */
+const recentClauses = createBoundedCache<Clause>({ max: 64, ttlMs: Infinity });
+
 /** Listings open at `instant`, over every zone the country's listings use (src/search/open-zones.ts). */
 export function openAtClause(instant: Date, zones: readonly string[]): Clause {
   // A bool without clauses would match every listing.
   if (zones.length === 0) return { match_none: {} };
-  return { bool: { should: [...new Set(zones)].sort().map((zone) => openInZoneClause(instant, zone)), minimum_should_match: 1 } };
+  const key = `${Math.floor(instant.getTime() / 1000)} ${zones.join(' ')}`;
+  const recent = recentClauses.get(key);
+  if (recent) return recent;
+  const clause = { bool: { should: [...new Set(zones)].sort().map((zone) => openInZoneClause(instant, zone)), minimum_should_match: 1 } };
+  recentClauses.set(key, clause);
+  return clause;
 }
