@@ -2,6 +2,7 @@
 // docs/contract.md §5 that span parameters; every failed check is reported.
 import { validationError } from '../errors.js';
 import { existingIdOrUndefined } from '../ids.js';
+import { isCalendarDate } from '../listings/special-hours.js';
 import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';
 import type { ListingSearchQuery } from '../schemas/search.js';
@@ -37,15 +38,13 @@ const DAY_MS = 86_400_000;
 /**
  * The instant of a value INSTANT_WITH_OFFSET accepts, or undefined for an impossible one. Date reads
  * ECMAScript's date-time format, which this is once upper-cased and with a colon in the offset (a
- * third of luxon's cost, which showed in an open_at search's CPU profile). Date rolls an impossible
- * day over into the next month (30 February), so the calendar date is checked on its own.
+ * fraction of luxon's cost, which showed in an open_at search's CPU profile). Date rolls an
+ * impossible day over into the next month (30 February), so the calendar date is checked on its own.
  */
 function instantWithOffset(value: string): Date | undefined {
   const iso = value.toUpperCase().replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const instant = new Date(iso);
-  if (Number.isNaN(instant.getTime())) return undefined;
-  const date = iso.slice(0, 10);
-  return new Date(`${date}T00:00:00Z`).toISOString().startsWith(date) ? instant : undefined;
+  return Number.isNaN(instant.getTime()) || !isCalendarDate(iso.slice(0, 10)) ? undefined : instant;
 }
 
 /** The instant open_now or open_at asks about, or undefined without either; failed checks go to `errors`. */
