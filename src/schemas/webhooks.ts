@@ -8,7 +8,12 @@ export const WEBHOOK_SCOPES = ['claimed', 'all'] as const;
 /** How many deliveries GET /webhooks/:id/deliveries answers: the newest ones. */
 export const DELIVERIES_LISTED = 100;
 
-const EventSchema = Type.Union([...CHANGE_KINDS, '*'].map((kind) => Type.Literal(kind)), { errorMessage: `must be one of ${CHANGE_KINDS.join(', ')} or *` });
+// `type: 'string'` beside the union is not redundant: with it, Ajv checks `uniqueItems` by comparing
+// strings and skips items of another type. Without it Ajv compares every pair of items with
+// fast-deep-equal, which throws (a 500) on two objects whose own `valueOf` is not a function.
+const EventSchema = Type.Union([...CHANGE_KINDS, '*'].map((kind) => Type.Literal(kind)), {
+  type: 'string', errorMessage: `must be one of ${CHANGE_KINDS.join(', ')} or *`,
+});
 
 export const WebhookInputSchema = Type.Object({
   url: HttpUrlSchema,

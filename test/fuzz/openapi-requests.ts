@@ -43,7 +43,7 @@ const HOSTILE_STRINGS = [
   '?', 'a*b*c*d*e*f*g*', '\\*', 'null', 'true', 'undefined', 'NaN', 'Infinity', '-1', '0', '-0', '1e309', '9'.repeat(40),
   '0x10', '1.5', ' 1', '+49 30 123456', '+', '++49', 'ÄÖÜäöüß', 'Straße', 'İstanbul', 'ﬃ', '\u202eevil', '\ud83d\ude00'.repeat(50),
   '\ud800', '\udfff', 'e\u0301', '\u200b', '\r\n', '\t', 'x'.repeat(10_000), 'ü'.repeat(5_000), '"'.repeat(1_000),
-  '[]', '{}', '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+  '[]', '{}', '__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty',
 ];
 
 const hostileString = fc.oneof(

@@ -162,6 +162,9 @@ t.test('bad subscriptions answer 400 validation naming the field', async (t) => 
     [{ url: 'http://127.0.0.1:9/', events: ['renamed'] }, /^events\[0\]:/],
     [{ url: 'http://127.0.0.1:9/', events: [] }, /^events:/],
     [{ url: 'http://127.0.0.1:9/', events: ['*', 'created'] }, /^events:/],
+    [{ url: 'http://127.0.0.1:9/', events: ['created', 'created'] }, /^events:.*duplicate/],
+    // Objects whose own valueOf is not a function once crashed the duplicate check into a 500.
+    [{ url: 'http://127.0.0.1:9/', events: [{ valueOf: 1 }, { valueOf: 1 }] }, /^events\[0\]:/],
     [{ url: 'http://127.0.0.1:9/', events: ['*'], countries: ['xx'] }, /^countries:/],
     [{ url: 'http://127.0.0.1:9/', events: ['*'], scope: 'mine' }, /^scope:/],
     [{ url: 'http://169.254.169.254/latest/meta-data', events: ['*'] }, /^url: .*metadata/],
