@@ -195,7 +195,7 @@ await os.close();
 const section = `## request path — ${new Date().toISOString().slice(0, 16)}Z
 
 ${await machineDescription()}
-Data set: ${PATH_MODE.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per search and way,
+Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per search and way,
 in ${rounds} interleaved rounds (raw, hop, floor, API, then again), each after 200 warm-up requests;
 latencies timed per request in this process (ms, p50 / p99). CPU: microseconds of the process's CPU (user + system,
 all threads, /proc) per request, API against the bare Node hop (\`bench/node-hop.ts\`). The Fastify floor

@@ -137,7 +137,7 @@ await os_.close();
 const section = `## ${mode.name} mode — ${new Date().toISOString().slice(0, 16)}Z
 
 ${await machineDescription()}
-Data set: ${mode.listings.toLocaleString('en')} listings in \`${country}\`${seedSeconds ? ` (seeded and searchable in ${seedSeconds.toFixed(0)} s)` : ''}. autocannon, ${CONNECTIONS} connections, ${mode.seconds} s per run;
+Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`${seedSeconds ? ` (seeded and searchable in ${seedSeconds.toFixed(0)} s)` : ''}. autocannon, ${CONNECTIONS} connections, ${mode.seconds} s per run;
 each search runs against the API and then the same OpenSearch query sent directly (raw). Latencies in ms.
 
 | Scenario | API req/s | API p50 | API p99 | raw req/s | raw p50 | raw p99 | raw p50, 1 connection | API/raw | p99 − raw p99 | errors |

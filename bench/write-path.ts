@@ -42,7 +42,7 @@ const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
 const section = `## write path — ${new Date().toISOString().slice(0, 16)}Z
 
 ${await machineDescription()}
-Data set: ${PATH.listings.toLocaleString('en')} listings. ${runs} runs of ${seconds} s, ${CONNECTIONS} writers creating back to back,
+Data set: ${service.listings.toLocaleString('en')} listings. ${runs} runs of ${seconds} s, ${CONNECTIONS} writers creating back to back,
 after a dropped warm-up run. Creates per second ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}, mean ${mean.toFixed(0)} (target ≥ 300/s);
 every write's time until a search on OpenSearch finds it (target p99 ≤ 2 000 ms). CPU: ms of each process's CPU per create.
 
