@@ -9,7 +9,7 @@ const fingerprint = (body: ReturnType<typeof listingsIndexBody>) => (body.mappin
 
 t.test('the listings index is created with the configured shards and replicas', async (t) => {
   const body = listingsIndexBody({ shards: 2, replicas: 1 });
-  t.match(body.settings, { number_of_shards: 2, number_of_replicas: 1, refresh_interval: '1s', 'index.gc_deletes': '1h' });
+  t.match(body.settings, { number_of_shards: 2, number_of_replicas: 1, refresh_interval: '1s', 'index.gc_deletes': '1h', 'index.merge_on_flush.enabled': false });
   t.match(listingsIndexBody({ shards: 1, replicas: 0 }, { refresh_interval: '-1' }).settings, { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '-1' });
 });
 
