@@ -104,20 +104,21 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
     /**
      * Runs `insert`: one statement, committed on its own, that adds a listing at its first version
      * with its `created` change and outbox event (insertCreatedListing), or adds nothing and
-     * returns undefined. Publishes the event once it has committed; returns the new id, or
-     * undefined when nothing was added: refused, or beaten to a unique key (a concurrent create
-     * that took the same source_id), which fails the statement as a whole. The caller finds out which.
+     * returns undefined. Publishes the event once it has committed; returns what `insert` returned
+     * (the new listing), or undefined when nothing was added: refused, or beaten to a unique key (a
+     * concurrent create that took the same source_id), which fails the statement as a whole. The
+     * caller finds out which.
      */
-    async addListing(country: string, insert: (db: Db) => Promise<{ id: number; version: number } | undefined>): Promise<number | undefined> {
-      let listing: { id: number; version: number } | undefined;
+    async addListing<T extends { row: { id: number; version: number } }>(country: string, insert: (db: Db) => Promise<T | undefined>): Promise<T | undefined> {
+      let added: T | undefined;
       try {
-        listing = await insert(db);
+        added = await insert(db);
       } catch (err) {
         if (isUniqueViolation(err)) return undefined;
         throw err;
       }
-      if (listing) await publish([{ listingId: listing.id, country, version: listing.version }]);
-      return listing?.id;
+      if (added) await publish([{ listingId: added.row.id, country, version: added.row.version }]);
+      return added;
     },
 
     /**

@@ -3,6 +3,7 @@
 // many: the API reads and the indexer's document builder share it, so both see the same listing.
 import { and, asc, count, eq, gt, inArray, isNull, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { anyOf } from '../db/any-of.js';
+import { decodeRow } from '../db/decode-row.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
 import { createdChangeInserts } from '../changes/changes-dal.js';
@@ -33,18 +34,45 @@ export type StoredImage = typeof images.$inferSelect;
 /** A JSON array of the rows `select` builds for each listing, `[]` when there are none. */
 const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
 
+/**
+ * Where a record's lists come from: for each, a relation with its table's columns that holds the
+ * rows of one listing (the stored rows of the outer query's listing, or the rows a create inserts).
+ */
+interface ListSources {
+  emails: SQL;
+  phones: SQL;
+  links: SQL;
+  categories: SQL;
+}
+
+/** The emails, phones, links and categories of a listing as JSON arrays in their order, each read from its source. */
+function listsFrom(from: ListSources) {
+  return {
+    emails: jsonRows<ListingRecord['emails'][number]>(sql`select json_agg(json_build_object('id', e.id, 'address', e.address) order by e.position)
+      from ${from.emails} e`),
+    phones: jsonRows<ListingRecord['phones'][number]>(sql`select json_agg(json_build_object('id', p.id, 'type', p.type, 'number', p.number) order by p.position)
+      from ${from.phones} p`),
+    links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', l.id, 'type', l.type, 'url', l.url) order by l.position)
+      from ${from.links} l`),
+    categories: jsonRows<ListingRecord['categories'][number]>(sql`select json_agg(json_build_object('id', c.id, 'name', c.name) order by lc.position)
+      from ${from.categories} lc join ${categories} c on c.country = lc.country and c.id = lc.category_id`),
+  };
+}
+
+/** The rows of `table` that belong to the listing of the enclosing query: a subquery PostgreSQL flattens into a plain index scan. */
+const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones | typeof listingLinks | typeof listingCategories) =>
+  sql`(select * from ${table} where ${table.listingId} = ${listings.id})`;
+
 // One query for any number of listings: each sub-object list is a correlated subquery that builds
 // its JSON inside PostgreSQL. Seven parallel queries per read cost seven pool connections and
 // round trips; this costs one (GET by id, reindex pages, the indexer's document builder).
 const subObjects = {
-  emails: jsonRows<ListingRecord['emails'][number]>(sql`select json_agg(json_build_object('id', e.id, 'address', e.address) order by e.position)
-    from ${listingEmails} e where e.listing_id = ${listings.id}`),
-  phones: jsonRows<ListingRecord['phones'][number]>(sql`select json_agg(json_build_object('id', p.id, 'type', p.type, 'number', p.number) order by p.position)
-    from ${listingPhones} p where p.listing_id = ${listings.id}`),
-  links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', l.id, 'type', l.type, 'url', l.url) order by l.position)
-    from ${listingLinks} l where l.listing_id = ${listings.id}`),
-  categories: jsonRows<ListingRecord['categories'][number]>(sql`select json_agg(json_build_object('id', c.id, 'name', c.name) order by lc.position)
-    from ${listingCategories} lc join ${categories} c on c.country = lc.country and c.id = lc.category_id where lc.listing_id = ${listings.id}`),
+  ...listsFrom({
+    emails: rowsOfOuterListing(listingEmails),
+    phones: rowsOfOuterListing(listingPhones),
+    links: rowsOfOuterListing(listingLinks),
+    categories: rowsOfOuterListing(listingCategories),
+  }),
   images: jsonRows<Omit<StoredImage, 'createdAt'> & { createdAt: string }>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
     'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
     'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listings.id}`),
@@ -167,6 +195,8 @@ const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column
  * each column array given by `param` and the country by `country`. Each list is one
  * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
  * categories of the country are inserted: the callers refuse a listing with any other first.
+ * Each returns the rows it inserted (INSERTED_LISTS), which the statement's own query must read
+ * instead of the tables: its snapshot does not see them.
  */
 function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
@@ -174,18 +204,27 @@ function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) 
   return sql`
     inserted_emails as (insert into ${listingEmails} (id, listing_id, position, address)
       select coalesce(s.id, ${newId('listing_emails')}), l.id, s.n - 1, s.address
-      from l, unnest(${param('emailIds')}, ${param('emailAddresses')}) with ordinality as s(id, address, n)),
+      from l, unnest(${param('emailIds')}, ${param('emailAddresses')}) with ordinality as s(id, address, n)
+      returning *),
     inserted_phones as (insert into ${listingPhones} (id, listing_id, position, type, number)
       select coalesce(s.id, ${newId('listing_phones')}), l.id, s.n - 1, s.type, s.number
-      from l, unnest(${param('phoneIds')}, ${param('phoneTypes')}, ${param('phoneNumbers')}) with ordinality as s(id, type, number, n)),
+      from l, unnest(${param('phoneIds')}, ${param('phoneTypes')}, ${param('phoneNumbers')}) with ordinality as s(id, type, number, n)
+      returning *),
     inserted_links as (insert into ${listingLinks} (id, listing_id, position, type, url)
       select coalesce(s.id, ${newId('listing_links')}), l.id, s.n - 1, s.type, s.url
-      from l, unnest(${param('linkIds')}, ${param('linkTypes')}, ${param('linkUrls')}) with ordinality as s(id, type, url, n)),
+      from l, unnest(${param('linkIds')}, ${param('linkTypes')}, ${param('linkUrls')}) with ordinality as s(id, type, url, n)
+      returning *),
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
       select l.id, s.n - 1, c.country, c.id
       from l, unnest(${param('categoryIds')}) with ordinality as s(category_id, n)
-        join ${categories} c on c.country = ${country}::text and c.id = s.category_id)`;
+        join ${categories} c on c.country = ${country}::text and c.id = s.category_id
+      returning *)`;
 }
+
+/** The rows the sub-object inserts of subObjectInserts return, as the sources of a record's lists. */
+const INSERTED_LISTS: ListSources = {
+  emails: sql`inserted_emails`, phones: sql`inserted_phones`, links: sql`inserted_links`, categories: sql`inserted_categories`,
+};
 
 /** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
 const CREATED_COLUMNS = [
@@ -198,14 +237,18 @@ export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<
 /** What a create writes: the listing's columns, its sub-objects, and the caller's source_id for it (null without one). */
 export type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null };
 
+/** What the create statement returns: the inserted listing row as stored (snake_case columns, raw values), its creator's name and its lists. */
+type CreatedRecordRow = Record<string, unknown> & { creator_name: string } & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'>;
+
 // The whole create as one prepared statement: see insertCreatedListing.
-const insertCreatedListingStatement = preparedStatement<CreatedListingValues, { id: number; version: number }>('insert_created_listing', () => {
+const insertCreatedListingStatement = preparedStatement<CreatedListingValues, CreatedRecordRow>('insert_created_listing', () => {
   // Each value bound to its column's encoder, as drizzle's insert binds it (a jsonb column's JSON text).
   const values = sql.join(CREATED_COLUMNS.map((column) => sql.param(sql.placeholder(column), listings[column])), sql`, `);
   const columns = sql.join(CREATED_COLUMNS.map((column) => sql.identifier(listings[column].name)), sql`, `);
   const country = sql`${sql.placeholder('country')}`;
   const sourceId = sql`${sql.placeholder('sourceId')}::text`;
   const categoryIds = columnPlaceholders('categoryIds');
+  const lists = listsFrom(INSERTED_LISTS);
   return sql`
     with l as (
       insert into ${listings} (${columns})
@@ -213,26 +256,32 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, { 
       where (select count(*) from unnest(${categoryIds}) as s(id) join ${categories} c on c.country = ${country}::text and c.id = s.id) = cardinality(${categoryIds})
         and (${sourceId} is null or not exists (
           select 1 from ${mappings} m where m.partner_id = ${sql.placeholder('createdBy')} and m.source_id = ${sourceId}))
-      returning id, country, version, claimed_by, created_by),
+      returning *),
     ${subObjectInserts(country, columnPlaceholders)},
     inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
       select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
     ${createdChangeInserts()}
-    select id, version from l`;
+    select l.*, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
+      ${lists.categories} as categories
+    from l join ${partners} p on p.id = l.created_by`;
 });
 
 /**
  * The whole create in one statement, which commits on its own (no BEGIN and COMMIT: one round trip
- * where a transaction took four): the listing at its first version, its sub-objects, the caller's
- * source_id mapping, and its `created` change with the outbox event (createdChangeInserts). It
- * inserts nothing, and returns undefined, when a category id is not a category of the listing's
- * country or the source_id already maps to one of the caller's listings: the caller then finds
- * out which, with no lookup on the way of a create that succeeds. A concurrent create that takes
- * the same source_id first makes this one fail on the mapping's key, as a whole.
+ * where a transaction took four, and a fifth read the listing back): the listing at its first
+ * version, its sub-objects, the caller's source_id mapping, and its `created` change with the
+ * outbox event (createdChangeInserts). It returns the listing as stored, built from the rows it
+ * inserted, with no images and no rating (a new listing has neither). It inserts nothing, and
+ * returns undefined, when a category id is not a category of the listing's country or the
+ * source_id already maps to one of the caller's listings: the caller then finds out which, with no
+ * lookup on the way of a create that succeeds. A concurrent create that takes the same source_id
+ * first makes this one fail on the mapping's key, as a whole.
  */
-export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<{ id: number; version: number } | undefined> {
-  const [row] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
-  return row;
+export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListingRecord | undefined> {
+  const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
+  if (!created) return undefined;
+  const { creator_name: creatorName, emails, phones, links, categories: categoryList, ...row } = created;
+  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: [], rating: undefined, creatorName };
 }
 
 /** Sets columns of listing `id`. */

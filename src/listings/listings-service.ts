@@ -58,10 +58,10 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
   const loadListingRecord = prepareListingRecordRead(db);
 
   /** Reads on the database itself, after any transaction committed: what a new request would see. */
-  async function readOrThrow(country: string, id: number, withImages = true): Promise<Listing> {
+  async function readOrThrow(country: string, id: number): Promise<Listing> {
     const record = await loadListingRecord(id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
-    return toListing(record, urls, { withImages });
+    return toListing(record, urls);
   }
 
   return {
@@ -79,14 +79,14 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
       // The categories are checked by the insert, which adds nothing unless all are known (no lookup first).
       const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
       const sourceId = input.source_id ?? null;
-      const id = errors.length ? undefined : await writes.addListing(country, (db) => insertCreatedListing(db, {
+      const created = errors.length ? undefined : await writes.addListing(country, (db) => insertCreatedListing(db, {
         ...listingFields(input, normalised),
         country,
         createdBy: caller.partnerId,
         claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
         version: 1,
       }, subObjectsOf(input, false), sourceId));
-      if (id === undefined) {
+      if (created === undefined) {
         // Refused, and nothing written. The 400 lists every error at once, unknown categories
         // included: checked against the categories table, read only on this path.
         const { errors: all } = validate(await knownCategoryIds(db, country, categoryIdsOf(input)));
@@ -94,7 +94,8 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         if (sourceId !== null) await refuseTakenSourceId(db, caller, sourceId);
         throw conflict(CONCURRENT_CHANGE); // a category or a mapping changed in between
       }
-      return readOrThrow(country, id, false); // the create response carries no images
+      // The listing as the statement stored it: the same as a read after the commit would find.
+      return toListing(created, urls, { withImages: false }); // the create response carries no images
     },
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {

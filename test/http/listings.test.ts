@@ -49,6 +49,25 @@ t.test('GET returns the listing with images; unknown ids and other countries ans
   t.equal((await app.inject({ url: `/DE/listings/${created.id}`, headers: owner.auth })).statusCode, 200, 'country in any case');
 });
 
+t.test('the create response is the stored listing: every list in the order sent, as a GET reads it back', async (t) => {
+  // The create builds its response from the rows its one statement inserted (no read back): its
+  // lists must come out as the tables hold them, and the columns it left to their defaults too.
+  const created = (await create(owner.auth, listingInput({
+    emails: [{ address: 'b@example.com' }, { address: 'a@example.com' }, { address: 'c@example.com' }],
+    phones: [{ type: 'mobile', number: '+4915112345678' }, { type: 'landline', number: '+493012345678' }],
+    links: [{ type: 'website', url: 'https://example.com/z' }, { type: 'facebook', url: 'https://facebook.com/a' }],
+    categories: [{ id: 'shop/bakery' }, { id: 'amenity/cafe' }],
+    special_hours: [{ date: '2030-12-24', closed: false, intervals: [{ start: '08:00', end: '12:00' }] }],
+    temporarily_closed: { until: null },
+  }))).json();
+  t.same(created.emails.map((e: { address: string }) => e.address), ['b@example.com', 'a@example.com', 'c@example.com']);
+  t.same(created.phones.map((p: { type: string }) => p.type), ['mobile', 'landline']);
+  t.same(created.links.map((l: { type: string }) => l.type), ['website', 'facebook']);
+  t.same(created.categories, [{ id: 'shop/bakery', name: 'Bäckerei' }, { id: 'amenity/cafe', name: 'Café' }]);
+  const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  t.strictSame({ ...read, images: undefined }, { ...created, images: undefined }, 'field for field, types included');
+});
+
 t.test('sorts intervals by start and accepts HH:MM:SS and an end of 24:00', async (t) => {
   const res = await create(owner.auth, listingInput({
     hours: { friday: [{ start: '18:00:30', end: '24:00' }, { start: '09:00', end: '12:00' }] },
