@@ -58,7 +58,9 @@ const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PR
 const housekeeping = startHousekeeping({
   db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, changeRetentionDays: config.CHANGE_RETENTION_DAYS, logger,
 });
-const relay = startRelay({ db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS });
+const relay = startRelay({
+  db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,
+});
 // Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
 // its own sends them (a slow receiver never delays indexing), the sweeper re-enqueues lost ones.
 const deliveryQueue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);

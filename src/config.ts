@@ -56,6 +56,7 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.String({ pattern: '^[0-9A-Fa-f.:/,]*$', default: '', description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For names the client; empty: none' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
   RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
+  RELAY_RECENT_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Most relay passes look only at outbox rows written this recently (an older stranded row waits for the pass that looks at all, one in this long); keep it well above RELAY_GRACE_MS' }),
   INDEXER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 64, description: 'Index jobs in flight per indexer; they meet in micro-batches, so this bounds the batch size too' }),
   INDEXER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Most listings per indexer batch (one PostgreSQL read, one _bulk, one outbox update)' }),
   INDEXER_BATCH_WAIT_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 50, description: 'How long a batch waits for more jobs after its first one; added to a write\'s time to searchable, and the longer, the fewer (larger) batches a write load costs' }),

@@ -3,7 +3,7 @@
 // recordChange, or createdChangeInserts inside a create's own statement); the indexer marks them
 // processed, relays stranded ones and purges old ones; a reindex reopens those its copy may have
 // missed; metrics and the CLI count the backlog.
-import { and, count, eq, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { outbox } from '../db/schema.js';
 import type { SyncListingJob } from './jobs.js';
@@ -19,12 +19,16 @@ export async function markEventsProcessedUpTo(db: DbOrTx, done: { listingId: num
     .where(and(sql`${outbox.listingId} = done.listing_id`, sql`${outbox.version} <= done.version`, isNull(outbox.processedAt)));
 }
 
-/** The newest pending version of every listing with an event older than `cutoff`, at most `limit` listings. */
-export function findStrandedEvents(db: DbOrTx, cutoff: Date, limit: number): Promise<SyncListingJob[]> {
+/**
+ * The newest pending version of every listing with an event written before `before` (and not
+ * before `since`, when given), at most `limit` listings. The scan walks `outbox_pending_idx` over
+ * that range, processed events' entries included until a vacuum removes them: `since` bounds it.
+ */
+export function findStrandedEvents(db: DbOrTx, { before, since }: { before: Date; since?: Date }, limit: number): Promise<SyncListingJob[]> {
   return db
     .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
     .from(outbox)
-    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, cutoff)))
+    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, before), since === undefined ? undefined : gte(outbox.createdAt, since)))
     .groupBy(outbox.listingId, outbox.country)
     .limit(limit);
 }
