@@ -6,6 +6,9 @@ import { findStrandedEvents } from '../src/outbox/outbox-dal.js';
 import type { IndexQueue } from '../src/outbox/queue.js';
 import { runEvery } from './periodic.js';
 
+/** Listings one pass enqueues at most. */
+const BATCH_SIZE = 1000;
+
 export interface RelayDeps {
   db: Db;
   queue: Pick<IndexQueue, 'enqueue'>;
@@ -19,10 +22,8 @@ export interface RelayDeps {
  * written more than `graceMs` ago and, when `recentMs` is given, less than `recentMs` ago. Returns
  * how many listings it enqueued (at most the batch size).
  */
-export async function relayStrandedEvents({ db, queue, graceMs, batchSize = 1000 }: RelayDeps, recentMs?: number): Promise<number> {
-  const now = Date.now();
-  const since = recentMs === undefined ? undefined : new Date(now - recentMs);
-  const pending = await findStrandedEvents(db, { before: new Date(now - graceMs), since }, batchSize);
+export async function relayStrandedEvents({ db, queue, graceMs, batchSize = BATCH_SIZE }: RelayDeps, recentMs?: number): Promise<number> {
+  const pending = await findStrandedEvents(db, { olderThanMs: graceMs, newerThanMs: recentMs }, batchSize);
   await queue.enqueue(pending);
   return pending.length;
 }
@@ -34,17 +35,20 @@ export async function relayStrandedEvents({ db, queue, graceMs, batchSize = 1000
  * processed events, every second). The first pass, one in every `recentMs`, and every pass while
  * the last such pass found a full batch (a backlog to drain) look at all events, so an event left
  * pending longer (an outage longer than `recentMs`, or reopened by a reindex) waits at most
- * `recentMs` more.
+ * `recentMs` more. A full pass that fails is tried again on the next tick.
  */
 export function startRelay(deps: RelayDeps & { intervalMs: number; recentMs: number }): { stop(): Promise<void> } {
-  const batchSize = deps.batchSize ?? 1000;
+  const batchSize = deps.batchSize ?? BATCH_SIZE;
   let lastFullPass = -Infinity;
   let backlog = false;
   return runEvery(deps.intervalMs, async () => {
-    const full = backlog || Date.now() - lastFullPass >= deps.recentMs;
-    if (full) lastFullPass = Date.now();
+    const startedAt = Date.now();
+    const full = backlog || startedAt - lastFullPass >= deps.recentMs;
     const count = await relayStrandedEvents({ ...deps, batchSize }, full ? undefined : deps.recentMs);
-    if (full) backlog = count >= batchSize;
+    if (full) {
+      lastFullPass = startedAt;
+      backlog = count >= batchSize;
+    }
     if (count) deps.logger.info({ count, full }, 'relayed stranded outbox events');
   }, (err) => deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick'));
 }

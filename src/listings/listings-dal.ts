@@ -1,7 +1,7 @@
 // Every SQL statement on listings and their sub-objects (emails, phones, links, categories,
 // mappings, offers). Reads load listings with all their sub-objects in one query, for one id or
 // many: the API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, count, eq, gt, inArray, isNull, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { anyOf } from '../db/any-of.js';
 import { decodeRow } from '../db/decode-row.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -52,8 +52,8 @@ function listsFrom(from: ListSources) {
       from ${from.emails} e`),
     phones: jsonRows<ListingRecord['phones'][number]>(sql`select json_agg(json_build_object('id', p.id, 'type', p.type, 'number', p.number) order by p.position)
       from ${from.phones} p`),
-    links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', l.id, 'type', l.type, 'url', l.url) order by l.position)
-      from ${from.links} l`),
+    links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', k.id, 'type', k.type, 'url', k.url) order by k.position)
+      from ${from.links} k`),
     categories: jsonRows<ListingRecord['categories'][number]>(sql`select json_agg(json_build_object('id', c.id, 'name', c.name) order by lc.position)
       from ${from.categories} lc join ${categories} c on c.country = lc.country and c.id = lc.category_id`),
   };
@@ -195,8 +195,8 @@ const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column
  * each column array given by `param` and the country by `country`. Each list is one
  * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
  * categories of the country are inserted: the callers refuse a listing with any other first.
- * Each returns the rows it inserted (INSERTED_LISTS), which the statement's own query must read
- * instead of the tables: its snapshot does not see them.
+ * Each returns the rows it inserted, which a create reads for its answer (INSERTED_LISTS): its
+ * statement's own query cannot find them in the tables, as it reads the snapshot taken before it ran.
  */
 function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
@@ -249,6 +249,9 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Cr
   const sourceId = sql`${sql.placeholder('sourceId')}::text`;
   const categoryIds = columnPlaceholders('categoryIds');
   const lists = listsFrom(INSERTED_LISTS);
+  // Named, not \`l.*\`: a prepared statement's result must keep its shape, and a column added by a
+  // migration while the API runs would change what \`*\` means (PostgreSQL then refuses the statement).
+  const listingColumns = sql.join(Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`), sql`, `);
   return sql`
     with l as (
       insert into ${listings} (${columns})
@@ -261,7 +264,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Cr
     inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
       select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
     ${createdChangeInserts()}
-    select l.*, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
+    select ${listingColumns}, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
       ${lists.categories} as categories
     from l join ${partners} p on p.id = l.created_by`;
 });

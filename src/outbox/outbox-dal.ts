@@ -20,15 +20,22 @@ export async function markEventsProcessedUpTo(db: DbOrTx, done: { listingId: num
 }
 
 /**
- * The newest pending version of every listing with an event written before `before` (and not
- * before `since`, when given), at most `limit` listings. The scan walks `outbox_pending_idx` over
- * that range, processed events' entries included until a vacuum removes them: `since` bounds it.
+ * The newest pending version of every listing with an event written more than `olderThanMs` ago
+ * (and less than `newerThanMs` ago, when given), at most `limit` listings. The ages are taken on
+ * the database's clock, which wrote `created_at`. The scan walks `outbox_pending_idx` over that
+ * range, processed events' entries included until a vacuum removes them: `newerThanMs` bounds it.
  */
-export function findStrandedEvents(db: DbOrTx, { before, since }: { before: Date; since?: Date }, limit: number): Promise<SyncListingJob[]> {
+export function findStrandedEvents(db: DbOrTx, { olderThanMs, newerThanMs }: { olderThanMs: number; newerThanMs?: number }, limit: number): Promise<SyncListingJob[]> {
+  // The time of this statement, not of its transaction (now()): the same outside a transaction.
+  const age = (ms: number) => sql`statement_timestamp() - ${ms} * interval '1 millisecond'`;
   return db
     .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
     .from(outbox)
-    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, before), since === undefined ? undefined : gte(outbox.createdAt, since)))
+    .where(and(
+      isNull(outbox.processedAt),
+      lt(outbox.createdAt, age(olderThanMs)),
+      newerThanMs === undefined ? undefined : gte(outbox.createdAt, age(newerThanMs)),
+    ))
     .groupBy(outbox.listingId, outbox.country)
     .limit(limit);
 }
