@@ -151,6 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
   if (config.MEDIA_DRIVER === 's3' && !config.S3_BUCKET) throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when MEDIA_DRIVER=s3');
+  // A recent relay pass looks at events aged RELAY_GRACE_MS to RELAY_RECENT_MS: a window that ends
+  // less than a pass interval past the grace would leave every stranded event to the rare pass over all.
+  if (config.RELAY_RECENT_MS <= config.RELAY_GRACE_MS + config.RELAY_INTERVAL_MS) {
+    throw new ConfigError(`invalid configuration:\n  RELAY_RECENT_MS=${config.RELAY_RECENT_MS}: must exceed RELAY_GRACE_MS + RELAY_INTERVAL_MS (${config.RELAY_GRACE_MS + config.RELAY_INTERVAL_MS})`);
+  }
   const countries = config.COUNTRIES.toLowerCase().split(',');
   const zoneless = countries.filter((cc) => !COUNTRY_TIME_ZONES[cc]);
   if (zoneless.length) throw new ConfigError(`invalid configuration:\n  COUNTRIES: no default time zone for ${zoneless.join(', ')} (COUNTRY_TIME_ZONES in src/config.ts)`);
