@@ -62,7 +62,7 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
   });
   const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics: deps.metrics });
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-  const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300, recentMs: 60_000 });
+  const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300, recentMs: config.RELAY_RECENT_MS });
   t.teardown(async () => {
     await relay.stop();
     await worker.close();
