@@ -119,7 +119,7 @@ export type Request = {
   /**
    * Called by autocannon before each send with the request it built (host and headers
    * included); returns the request to send instead. Lets a request vary per send, e.g. the next
-   * listing of a rotation shared by every connection (bench/offer-writes.ts).
+   * listing of a rotation shared by every connection (bench/own-listing-writes.ts).
    */
   setupRequest?: (request: autocannon.Request) => autocannon.Request;
 };
@@ -343,24 +343,32 @@ export async function trackWrites(opts: {
 }
 
 /**
- * POST create at `connections` writers for `seconds` (trackWrites), with the CPU every process of
- * the stack spent per create, read around the run: on a machine whose cores are all busy, the
- * create rate is bounded by the sum of these per write.
+ * Runs `run`, which makes writes, and returns what it returned with the CPU every process of the
+ * stack spent per write (`writesOf` counts them), read around the run: on a machine whose cores are
+ * all busy, the write rate is bounded by the sum of these per write.
  */
-export async function measureCreates(service: Awaited<ReturnType<typeof startBenchService>>, opts: {
-  os: import('@opensearch-project/opensearch').Client; body: string; seconds: number; connections: number;
-}) {
+export async function withCpuPerWrite<T>(service: BenchService, run: () => Promise<T>, writesOf: (result: T) => number) {
   const perProcess: Record<string, () => number> = {
     API: () => cpuSeconds(service.api.pid!), indexer: () => cpuSeconds(service.indexer.pid!), PostgreSQL: () => cpuSecondsOfCommand('postgres'),
     Redis: () => cpuSecondsOfCommand('redis-server'), OpenSearch: () => cpuSecondsOfCommand('java'), 'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
   };
   const before = Object.fromEntries(Object.entries(perProcess).map(([name, read]) => [name, read()]));
   const machineBefore = machineCpuSeconds();
-  const writes = await trackWrites({
+  const result = await run();
+  const machineAfter = machineCpuSeconds();
+  const cpuMsPerWrite = Object.entries(perProcess).map(([name, read]) => [name, ((read() - before[name]!) * 1000) / writesOf(result)] as const);
+  return { result, cpuMsPerWrite, machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total) };
+}
+
+export type BenchService = Awaited<ReturnType<typeof startBenchService>>;
+
+/** POST create at `connections` writers for `seconds` (trackWrites), with each process's CPU per create. */
+export async function measureCreates(service: BenchService, opts: {
+  os: import('@opensearch-project/opensearch').Client; body: string; seconds: number; connections: number;
+}) {
+  const { result: writes, ...cpu } = await withCpuPerWrite(service, () => trackWrites({
     os: opts.os, alias: service.alias, createUrl: apiUrl(`/${COUNTRY}/listings`), body: opts.body, headers: service.auth,
     seconds: opts.seconds, connections: opts.connections,
-  });
-  const machineAfter = machineCpuSeconds();
-  const cpuMsPerWrite = Object.entries(perProcess).map(([name, read]) => [name, ((read() - before[name]!) * 1000) / writes.writes] as const);
-  return { writes, cpuMsPerWrite, machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total) };
+  }), (w) => w.writes);
+  return { writes, ...cpu };
 }

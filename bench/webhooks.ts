@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChangeKind } from '../src/changes/change-kinds.js';
-import { createOwnListings, offerRotation } from './offer-writes.js';
+import { createOwnListings, offerRotation } from './own-listing-writes.js';
 import {
   COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService,
   writeResultsSection, type Measured, type Request,
