@@ -29,6 +29,11 @@ export interface ListingChange<T> {
   change: ChangeKind | null;
   /** Set when only this partner (and admins) may learn of the change: a partner's own review. */
   visibleTo?: number;
+  /**
+   * The version the workflow's own statement moved the listing to (an update's, which writes the
+   * row anyway): changeListing then records the change at it instead of moving the version again.
+   */
+  movedTo?: number;
 }
 
 const UNINDEXED_KINDS: ReadonlySet<ChangeKind> = new Set(['offer_set', 'offer_deleted']);
@@ -84,10 +89,11 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
         const row = await lockLiveListing(tx, country, id);
         if (!row) throw notFound(`listing ${id}`);
         assertOwnership(row.claimedBy, caller, id, rule);
-        const { result, change, visibleTo } = await fn(tx, row);
+        const { result, change, visibleTo, movedTo } = await fn(tx, row);
         if (change === null) return { result };
         const indexed = movesVersion(change, visibleTo);
-        const version = indexed ? await bumpVersion(tx, id) : row.version;
+        if (movedTo !== undefined && !indexed) throw new Error(`a ${change} change must not move the listing's version`);
+        const version = indexed ? movedTo ?? await bumpVersion(tx, id) : row.version;
         // After the change: a claim hands the listing to the caller; for `unclaimed` the feed keeps
         // the claimant before it (webhook scope `claimed`, docs/contract.md §15).
         const claimedBy = change === 'claimed' ? caller.partnerId : row.claimedBy;

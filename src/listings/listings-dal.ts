@@ -1,7 +1,7 @@
 // Every SQL statement on listings and their sub-objects (emails, phones, links, categories,
 // mappings, offers). Reads load listings with all their sub-objects in one query, for one id or
 // many: the API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, like, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { anyOf } from '../db/any-of.js';
 import { decodeRow } from '../db/decode-row.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -59,6 +59,24 @@ function listsFrom(from: ListSources) {
   };
 }
 
+/** A listing's images as JSON: their timestamps are text until imagesFromJson. */
+type ImageJson = Omit<StoredImage, 'createdAt'> & { createdAt: string };
+
+/** The images of the listing whose id is `listingId` (a column or an expression of the enclosing query), as a JSON array in id order. */
+const imagesOf = (listingId: SQLWrapper) => jsonRows<ImageJson>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
+    'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
+    'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listingId}`);
+
+const imagesFromJson = (rows: ImageJson[]): StoredImage[] => rows.map((image) => ({ ...image, createdAt: new Date(image.createdAt) }));
+
+/**
+ * The mean rating and count of the listing whose id is `listingId`, as JSON; null without any.
+ * Website reviews only: partner reviews are private to their author (docs/contract.md §5 and §9),
+ * and a public mean over them would let any partner work out another partner's reviews.
+ */
+const ratingOf = (listingId: SQLWrapper) => sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
+    from ${reviews} r where r.listing_id = ${listingId} and r.origin = 'website' having count(*) > 0)`;
+
 /** The rows of `table` that belong to the listing of the enclosing query: a subquery PostgreSQL flattens into a plain index scan. */
 const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones | typeof listingLinks | typeof listingCategories) =>
   sql`(select * from ${table} where ${table.listingId} = ${listings.id})`;
@@ -73,13 +91,8 @@ const subObjects = {
     links: rowsOfOuterListing(listingLinks),
     categories: rowsOfOuterListing(listingCategories),
   }),
-  images: jsonRows<Omit<StoredImage, 'createdAt'> & { createdAt: string }>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
-    'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
-    'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listings.id}`),
-  // Website reviews only: partner reviews are private to their author (docs/contract.md §5 and §9),
-  // and a public mean over them would let any partner work out another partner's reviews.
-  rating: sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
-    from ${reviews} r where r.listing_id = ${listings.id} and r.origin = 'website' having count(*) > 0)`,
+  images: imagesOf(listings.id),
+  rating: ratingOf(listings.id),
 };
 
 /** Listings with their creator's name and every sub-object, one row each: the one read both loaders below add their `where` to. */
@@ -92,7 +105,7 @@ function toListingRecord({ listing, creatorName, images: imageRows, rating, ...l
   return {
     row: listing,
     ...lists,
-    images: imageRows.map((image) => ({ ...image, createdAt: new Date(image.createdAt) })),
+    images: imagesFromJson(imageRows),
     rating: rating ?? undefined,
     creatorName,
   };
@@ -128,11 +141,15 @@ export async function findLiveListing(db: DbOrTx, country: string, id: number): 
   return row;
 }
 
+// Prepared (src/db/prepared-statement.ts): every workflow of a listing starts with it.
+const lockLiveListingStatement = preparedStatement<{ id: number; country: string }>('lock_live_listing', (db) =>
+  db.select().from(listings)
+    .where(and(eq(listings.id, sql.placeholder('id')), eq(listings.country, sql.placeholder('country')), isNull(listings.deletedAt))).for('update'));
+
 /** Locks the live (not deleted) listing `id` of `country` for a change; undefined when there is none. */
 export async function lockLiveListing(tx: DbOrTx, country: string, id: number): Promise<ListingRow | undefined> {
-  const [row] = await tx.select().from(listings)
-    .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt))).for('update');
-  return row;
+  const [row] = await lockLiveListingStatement(tx, { id, country });
+  return row && decodeRow(listings, row);
 }
 
 /**
@@ -195,7 +212,7 @@ const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column
  * each column array given by `param` and the country by `country`. Each list is one
  * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
  * categories of the country are inserted: the callers refuse a listing with any other first.
- * Each returns the rows it inserted, which a create reads for its answer (INSERTED_LISTS): its
+ * Each returns the rows it inserted, which a create and an update read for their answer (INSERTED_LISTS): their
  * statement's own query cannot find them in the tables, as it reads the snapshot taken before it ran.
  */
 function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
@@ -226,32 +243,61 @@ const INSERTED_LISTS: ListSources = {
   emails: sql`inserted_emails`, phones: sql`inserted_phones`, links: sql`inserted_links`, categories: sql`inserted_categories`,
 };
 
-/** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
-const CREATED_COLUMNS = [
-  'country', 'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'description', 'hours', 'specialHours',
-  'temporarilyClosed', 'timeZone', 'contact', 'active', 'createdBy', 'claimedBy', 'version',
+/**
+ * The select that ends a statement writing one listing (a create, an update): the listing row the
+ * CTE `l` returns, its creator's name, its lists from the rows the statement inserted, its images
+ * and its rating. The lists cannot be read from their tables: the statement's own query reads the
+ * snapshot taken before it ran. The images and reviews are read there, as the write leaves them
+ * alone. The listing's columns are named, not `l.*`: a prepared statement's result must keep its
+ * shape, and a column added by a migration while the API runs would change what `*` means
+ * (PostgreSQL then refuses the statement).
+ */
+function selectWrittenRecord(): SQL {
+  const lists = listsFrom(INSERTED_LISTS);
+  const listingColumns = sql.join(Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`), sql`, `);
+  return sql`
+    select ${listingColumns}, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
+      ${lists.categories} as categories, ${imagesOf(sql`l.id`)} as images, ${ratingOf(sql`l.id`)} as rating
+    from l join ${partners} p on p.id = l.created_by`;
+}
+
+/** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its creator's name, lists, images and rating. */
+type WrittenRecordRow = Record<string, unknown> & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'>
+  & { creator_name: string; images: ImageJson[]; rating: ListingRecord['rating'] | null };
+
+function decodeWrittenRecord({ creator_name: creatorName, emails, phones, links, categories: categoryList, images: imageRows, rating, ...row }: WrittenRecordRow): ListingRecord {
+  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows), rating: rating ?? undefined, creatorName };
+}
+
+/** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
+const CONTENT_COLUMNS = [
+  'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'description', 'hours', 'specialHours',
+  'temporarilyClosed', 'timeZone', 'contact', 'active',
 ] as const satisfies readonly (keyof NewListing)[];
+
+/** A listing's content as a write sets it. */
+export type ListingContent = { [K in (typeof CONTENT_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
+
+/** Each column of `columns` bound to the placeholder of its name and its column's encoder, as drizzle's insert binds a value (a jsonb column's JSON text). */
+const columnValuePlaceholders = (columns: readonly (keyof NewListing)[]) =>
+  columns.map((column) => ({ name: sql.identifier(listings[column].name), value: sql.param(sql.placeholder(column), listings[column]) }));
+
+/** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
+const CREATED_COLUMNS = [...CONTENT_COLUMNS, 'country', 'createdBy', 'claimedBy', 'version'] as const satisfies readonly (keyof NewListing)[];
 
 export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
 
 /** What a create writes: the listing's columns, its sub-objects, and the caller's source_id for it (null without one). */
-export type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null };
-
-/** What the create statement returns: the inserted listing row as stored (snake_case columns, raw values), its creator's name and its lists. */
-type CreatedRecordRow = Record<string, unknown> & { creator_name: string } & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'>;
+type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null };
 
 // The whole create as one prepared statement: see insertCreatedListing.
-const insertCreatedListingStatement = preparedStatement<CreatedListingValues, CreatedRecordRow>('insert_created_listing', () => {
-  // Each value bound to its column's encoder, as drizzle's insert binds it (a jsonb column's JSON text).
-  const values = sql.join(CREATED_COLUMNS.map((column) => sql.param(sql.placeholder(column), listings[column])), sql`, `);
-  const columns = sql.join(CREATED_COLUMNS.map((column) => sql.identifier(listings[column].name)), sql`, `);
+const insertCreatedListingStatement = preparedStatement<CreatedListingValues, WrittenRecordRow>('insert_created_listing', () => {
+  const created = columnValuePlaceholders(CREATED_COLUMNS);
+  const columns = sql.join(created.map((c) => c.name), sql`, `);
+  const values = sql.join(created.map((c) => c.value), sql`, `);
   const country = sql`${sql.placeholder('country')}`;
   const sourceId = sql`${sql.placeholder('sourceId')}::text`;
   const categoryIds = columnPlaceholders('categoryIds');
-  const lists = listsFrom(INSERTED_LISTS);
-  // Named, not \`l.*\`: a prepared statement's result must keep its shape, and a column added by a
-  // migration while the API runs would change what \`*\` means (PostgreSQL then refuses the statement).
-  const listingColumns = sql.join(Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`), sql`, `);
   return sql`
     with l as (
       insert into ${listings} (${columns})
@@ -264,9 +310,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Cr
     inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
       select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
     ${createdChangeInserts()}
-    select ${listingColumns}, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
-      ${lists.categories} as categories
-    from l join ${partners} p on p.id = l.created_by`;
+    ${selectWrittenRecord()}`;
 });
 
 /**
@@ -274,17 +318,15 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Cr
  * where a transaction took four, and a fifth read the listing back): the listing at its first
  * version, its sub-objects, the caller's source_id mapping, and its `created` change with the
  * outbox event (createdChangeInserts). It returns the listing as stored, built from the rows it
- * inserted, with no images and no rating (a new listing has neither). It inserts nothing, and
- * returns undefined, when a category id is not a category of the listing's country or the
- * source_id already maps to one of the caller's listings: the caller then finds out which, with no
- * lookup on the way of a create that succeeds. A concurrent create that takes the same source_id
- * first makes this one fail on the mapping's key, as a whole.
+ * inserted (a new listing has no images and no rating). It inserts nothing, and returns
+ * undefined, when a category id is not a category of the listing's country or the source_id
+ * already maps to one of the caller's listings: the caller then finds out which, with no lookup on
+ * the way of a create that succeeds. A concurrent create that takes the same source_id first makes
+ * this one fail on the mapping's key, as a whole.
  */
 export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListingRecord | undefined> {
   const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
-  if (!created) return undefined;
-  const { creator_name: creatorName, emails, phones, links, categories: categoryList, ...row } = created;
-  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: [], rating: undefined, creatorName };
+  return created && decodeWrittenRecord(created);
 }
 
 /** Sets columns of listing `id`. */
@@ -292,39 +334,76 @@ export async function updateListing(tx: DbOrTx, id: number, values: Partial<NewL
   await tx.update(listings).set(values).where(eq(listings.id, id));
 }
 
+// Prepared (src/db/prepared-statement.ts): every workflow that moves a listing's version runs it.
+const bumpVersionStatement = preparedStatement<{ id: number; updatedAt: Date }, { version: number }>('bump_listing_version', (db) =>
+  db.update(listings).set({ version: sql`${listings.version} + 1`, updatedAt: sql`${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}` })
+    .where(eq(listings.id, sql.placeholder('id'))).returning({ version: listings.version }));
+
 /** Moves listing `id` to its next version; returns the new version. */
 export async function bumpVersion(tx: DbOrTx, id: number): Promise<number> {
-  const [bumped] = await tx.update(listings)
-    .set({ version: sql`${listings.version} + 1`, updatedAt: new Date() })
-    .where(eq(listings.id, id)).returning({ version: listings.version });
+  const [bumped] = await bumpVersionStatement(tx, { id, updatedAt: new Date() });
   return bumped!.version;
 }
 
-/** Ids of the emails, phones and links listing `id` has now (one query). */
-export async function subObjectIds(tx: DbOrTx, id: number) {
-  const { rows } = await tx.execute<{ kind: 'emails' | 'phones' | 'links'; id: number }>(sql`
-    select 'emails' as kind, id from ${listingEmails} where listing_id = ${id}
-    union all select 'phones', id from ${listingPhones} where listing_id = ${id}
-    union all select 'links', id from ${listingLinks} where listing_id = ${id}`);
-  const ids = { emails: new Set<number>(), phones: new Set<number>(), links: new Set<number>() };
-  for (const row of rows) ids[row.kind].add(Number(row.id));
-  return ids;
+/** What an update finds when it clears a listing's sub-objects: the ids they had, and which of its category ids are categories of the country. */
+export interface ClearedSubObjects {
+  subIds: { emails: Set<number>; phones: Set<number>; links: Set<number> };
+  knownCategoryIds: Set<string>;
 }
 
+const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { kind: 'emails' | 'phones' | 'links' | 'categories'; id: string }>(
+  'clear_listing_sub_objects', () => {
+    const id = sql`${sql.placeholder('id')}::bigint`;
+    return sql`
+      with deleted_emails as (delete from ${listingEmails} where listing_id = ${id} returning id),
+        deleted_phones as (delete from ${listingPhones} where listing_id = ${id} returning id),
+        deleted_links as (delete from ${listingLinks} where listing_id = ${id} returning id),
+        deleted_categories as (delete from ${listingCategories} where listing_id = ${id})
+      select 'emails' as kind, id::text from deleted_emails
+      union all select 'phones', id::text from deleted_phones
+      union all select 'links', id::text from deleted_links
+      union all select 'categories', c.id from ${categories} c where c.country = ${sql.placeholder('country')}::text and c.id = any(${columnPlaceholders('categoryIds')})`;
+  },
+);
+
 /**
- * Sets the columns of listing `id` and replaces its sub-objects with `subs`, in two statements:
- * the deletes, then the update with the inserts. Not one: the sub-statements of one statement run
- * in no defined order, and a kept id (or a position) inserted before its old row is deleted would
- * violate its unique key.
+ * The first statement of an update (replaceListing is the second): deletes the emails, phones,
+ * links and categories of listing `id`, returning the ids they had (an update may keep them), and
+ * looks up which of `categoryIds` are categories of `country`, in one round trip. An update that
+ * the two then refuse rolls back, its sub-objects with it.
  */
-export async function replaceListing(tx: DbOrTx, id: number, country: string, values: Partial<NewListing>, subs: SubObjects): Promise<void> {
-  await tx.execute(sql`
-    with deleted_emails as (delete from ${listingEmails} where listing_id = ${id}),
-      deleted_phones as (delete from ${listingPhones} where listing_id = ${id}),
-      deleted_links as (delete from ${listingLinks} where listing_id = ${id})
-    delete from ${listingCategories} where listing_id = ${id}`);
-  const update = tx.update(listings).set(values).where(eq(listings.id, id)).returning({ id: listings.id });
-  await tx.execute(sql`with l as (${update.getSQL()}), ${subObjectInserts(sql`${country}`, columnValues(subObjectColumns(subs)))} select 1`);
+export async function clearSubObjects(tx: DbOrTx, id: number, country: string, categoryIds: string[]): Promise<ClearedSubObjects> {
+  const cleared: ClearedSubObjects = { subIds: { emails: new Set(), phones: new Set(), links: new Set() }, knownCategoryIds: new Set() };
+  for (const row of await clearSubObjectsStatement(tx, { id, country, categoryIds })) {
+    if (row.kind === 'categories') cleared.knownCategoryIds.add(row.id);
+    else cleared.subIds[row.kind].add(Number(row.id));
+  }
+  return cleared;
+}
+
+/** What an update writes: the listing's content, its sub-objects, and the time it moves to its next version. */
+type ReplacedListingValues = ListingContent & SubObjectColumns & { id: number; country: string; updatedAt: Date };
+
+const replaceListingStatement = preparedStatement<ReplacedListingValues, WrittenRecordRow>('replace_listing', () => {
+  const assignments = sql.join(columnValuePlaceholders(CONTENT_COLUMNS).map((c) => sql`${c.name} = ${c.value}`), sql`, `);
+  return sql`
+    with l as (
+      update ${listings} set ${assignments}, version = version + 1, updated_at = ${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}
+      where id = ${sql.placeholder('id')} returning *),
+    ${subObjectInserts(sql`${sql.placeholder('country')}`, columnPlaceholders)}
+    ${selectWrittenRecord()}`;
+});
+
+/**
+ * The second statement of an update, after clearSubObjects: sets the content of listing `id`,
+ * moves it to its next version, inserts `subs` as its sub-objects (kept ids kept), and returns the
+ * listing as stored, in one round trip. Not one with the deletes: the sub-statements of one
+ * statement run in no defined order, and a kept id (or a position) inserted before its old row is
+ * deleted would violate its unique key.
+ */
+export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListingRecord> {
+  const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(subs), id, country, updatedAt: new Date() });
+  return decodeWrittenRecord(replaced!);
 }
 
 /** The listing a partner's source_id maps to, if any. */

@@ -10,7 +10,7 @@ import type { ListingInput } from '../schemas/listing.js';
 import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, subObjectIds, updateListing, type ListingRow, type SubObjects,
+  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, updateListing, type ListingContent, type SubObjects,
 } from './listings-dal.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
@@ -34,7 +34,7 @@ function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
   };
 }
 
-function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours) {
+function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours): ListingContent {
   return {
     name: input.name,
     address: input.address,
@@ -99,19 +99,18 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
     },
 
     async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
-      await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        const { errors, ...normalised } = validateListingInput(input, {
-          country,
-          knownCategoryIds: await knownCategoryIds(tx, country, categoryIdsOf(input)),
-          existingSubIds: await subObjectIds(tx, id),
-          keepSubIds: true,
-        });
+      const updated = await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
+        // Two statements: the first clears the sub-objects and returns what validation needs (the
+        // ids they had, the known categories); a refused update rolls back.
+        const { subIds, knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
+        const { errors, ...normalised } = validateListingInput(input, { country, knownCategoryIds: known, existingSubIds: subIds, keepSubIds: true });
         if (errors.length) throw validationError(errors);
-        await replaceListing(tx, id, country, listingFields(input, normalised), subObjectsOf(input, true));
+        const record = await replaceListing(tx, id, country, listingFields(input, normalised), subObjectsOf(input, true));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-        return { result: undefined, change: 'updated' };
+        return { result: record, change: 'updated', movedTo: record.row.version };
       });
-      return readOrThrow(country, id);
+      // The listing as the update stored it: what a read after the commit would find, with no read.
+      return toListing(updated, urls);
     },
 
     async remove(caller: Caller, country: string, id: number): Promise<void> {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { readFileSync } from 'node:fs';
 import { build, listingInput } from '../helper.js';
 
 const { app, partner, deps } = await build(t);
@@ -112,6 +113,48 @@ t.test('PUT with a sub-object id of another listing is a validation error', asyn
   });
   t.equal(res.statusCode, 400);
   t.match(res.json().details, [/^phones\[0\]\.id: /]);
+});
+
+t.test('the update response is the stored listing, images included, as a GET reads it back', async (t) => {
+  // The update builds its response from what its statement wrote and the images it left alone (no
+  // read back after the commit).
+  const created = (await create(owner.auth, listingInput({
+    phones: [{ type: 'mobile', number: '+4915112345678' }, { type: 'landline', number: '+493012345678' }],
+  }))).json();
+  const tinyPng = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
+  const image = await app.inject({ method: 'POST', url: `/de/listings/${created.id}/images`, headers: owner.auth, payload: { type: 'photo', caption: 'front', base64: tinyPng } });
+  t.equal(image.statusCode, 201);
+  const res = await app.inject({
+    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    payload: listingInput({
+      phones: [{ type: 'fax', number: '+493099999' }, created.phones[1]],
+      links: [{ type: 'website', url: 'https://example.com/z' }, { type: 'facebook', url: 'https://facebook.com/a' }],
+      categories: [{ id: 'amenity/cafe' }, { id: 'shop/bakery' }],
+      special_hours: [{ date: '2030-12-24', closed: true }],
+    }),
+  });
+  t.equal(res.statusCode, 200);
+  const updated = res.json();
+  t.same(updated.phones.map((p: { type: string }) => p.type), ['fax', 'landline'], 'in the order sent');
+  t.equal(updated.phones[1].id, created.phones[1].id, 'a phone sent with its id keeps it');
+  t.same(updated.categories, [{ id: 'amenity/cafe', name: 'Café' }, { id: 'shop/bakery', name: 'Bäckerei' }]);
+  t.same(updated.images.map((i: { id: string; caption: string }) => [i.id, i.caption]), [[image.json().id, 'front']], 'the images it had');
+  const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  t.strictSame(read, updated, 'field for field, types included');
+});
+
+t.test('a refused PUT leaves the listing as it was, sub-objects included', async (t) => {
+  // An update clears the sub-objects before it validates what needs the database (their ids, the
+  // categories): a refusal must roll that back.
+  const created = (await create()).json();
+  const before = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
+  const res = await app.inject({
+    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    payload: listingInput({ name: 'Refused', phones: [{ id: '999999999', type: 'fax', number: '+4930999' }], categories: [{ id: 'no/such' }] }),
+  });
+  t.equal(res.statusCode, 400);
+  t.match(res.json().details, [/^categories\[0\]\.id: unknown category/, /^phones\[0\]\.id: /], 'every error at once');
+  t.strictSame((await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json(), before);
 });
 
 t.test('DELETE answers 204, then the listing is gone', async (t) => {
