@@ -2,9 +2,10 @@
 // images, reviews). One transaction locks the listing row, applies the ownership rule under the
 // lock, runs the workflow and records the change it names for the change feed (docs/contract.md
 // §14); when the change is part of what the index shows, it also moves the listing to its next
-// version and records the outbox event. The event is published after commit (README
-// "Architecture": the outbox is the guarantee, the enqueue only saves latency). A create has its
-// own entry, addListing: one statement that records the same, with no transaction.
+// version (unless the workflow's own statement did) and records the outbox event. The event is
+// published after commit (README "Architecture": the outbox is the guarantee, the enqueue only
+// saves latency). A create has its own entry, addListing: one statement that records the same,
+// with no transaction.
 import type { ChangeKind } from '../changes/change-kinds.js';
 import { recordChange } from '../changes/changes-dal.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -30,8 +31,9 @@ export interface ListingChange<T> {
   /** Set when only this partner (and admins) may learn of the change: a partner's own review. */
   visibleTo?: number;
   /**
-   * The version the workflow's own statement moved the listing to (an update's, which writes the
-   * row anyway): changeListing then records the change at it instead of moving the version again.
+   * The version the workflow's own statement moved the listing to, when it writes the listing's row
+   * anyway (an update, a claim, a delete: replaceListing, updateListingToNextVersion): changeListing
+   * then records the change at that version instead of moving it again with a statement of its own.
    */
   movedTo?: number;
 }

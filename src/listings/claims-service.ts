@@ -3,7 +3,7 @@
 // changes nothing and records nothing.
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingWrites } from './change-listing.js';
-import { updateListing } from './listings-dal.js';
+import { updateListingToNextVersion } from './listings-dal.js';
 import { setMapping } from './mappings-service.js';
 
 export function createClaimsService({ writes }: { writes: Pick<ListingWrites, 'changeListing'> }) {
@@ -13,22 +13,19 @@ export function createClaimsService({ writes }: { writes: Pick<ListingWrites, 'c
       writes.changeListing(caller, country, id, 'conflict', async (tx, row) => {
         if (sourceId !== undefined) await setMapping(tx, caller, country, id, sourceId);
         if (row.claimedBy === caller.partnerId) return { result: undefined, change: null };
-        await updateListing(tx, id, { claimedBy: caller.partnerId });
-        return { result: undefined, change: 'claimed' };
+        return { result: undefined, change: 'claimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: caller.partnerId }) };
       }),
 
     unclaim: (caller: Caller, country: string, id: number) =>
       writes.changeListing(caller, country, id, 'forbidden', async (tx, row) => {
         if (row.claimedBy === null) return { result: undefined, change: null };
-        await updateListing(tx, id, { claimedBy: null });
-        return { result: undefined, change: 'unclaimed' };
+        return { result: undefined, change: 'unclaimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: null }) };
       }),
 
     setSuppressed: (caller: Caller, country: string, id: number, suppressed: boolean) =>
       writes.changeListing(caller, country, id, 'conflict', async (tx, row) => {
         if (row.suppressed === suppressed) return { result: undefined, change: null };
-        await updateListing(tx, id, { suppressed });
-        return { result: undefined, change: suppressed ? 'suppressed' : 'unsuppressed' };
+        return { result: undefined, change: suppressed ? 'suppressed' : 'unsuppressed', movedTo: await updateListingToNextVersion(tx, id, { suppressed }) };
       }),
   };
 }

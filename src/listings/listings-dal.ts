@@ -329,9 +329,14 @@ export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, s
   return created && decodeWrittenRecord(created);
 }
 
-/** Sets columns of listing `id`. */
-export async function updateListing(tx: DbOrTx, id: number, values: Partial<NewListing>): Promise<void> {
-  await tx.update(listings).set(values).where(eq(listings.id, id));
+/**
+ * Sets columns of listing `id` and moves it to its next version, in one statement (a workflow that
+ * writes the row anyway saves bumpVersion's); returns the new version, for changeListing's `movedTo`.
+ */
+export async function updateListingToNextVersion(tx: DbOrTx, id: number, values: Partial<NewListing>): Promise<number> {
+  const [updated] = await tx.update(listings).set({ ...values, version: sql`${listings.version} + 1`, updatedAt: new Date() })
+    .where(eq(listings.id, id)).returning({ version: listings.version });
+  return updated!.version;
 }
 
 // Prepared (src/db/prepared-statement.ts): every workflow that moves a listing's version runs it.

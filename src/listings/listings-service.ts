@@ -10,7 +10,7 @@ import type { ListingInput } from '../schemas/listing.js';
 import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, updateListing, type ListingContent, type SubObjects,
+  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects,
 } from './listings-dal.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
@@ -116,12 +116,12 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
     async remove(caller: Caller, country: string, id: number): Promise<void> {
       await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
         // Soft delete: the row keeps its growing version, which the indexer deletes with.
-        await updateListing(tx, id, { deletedAt: new Date() });
+        const movedTo = await updateListingToNextVersion(tx, id, { deletedAt: new Date() });
         await deleteMappingsOf(tx, id);
         // Its image files stop being served now (only live listings' images are) and are removed
         // later, unless another listing shares them.
         await markListingFilesForCleanup(tx, id);
-        return { result: undefined, change: 'deleted' };
+        return { result: undefined, change: 'deleted', movedTo };
       });
     },
   };
