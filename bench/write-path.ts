@@ -31,12 +31,17 @@ async function drainSeconds(service: BenchService): Promise<number> {
   return (Date.now() - started) / 1000;
 }
 
-/** PUT updates of `ids` in turn (updateRotation) for `seconds`, with each process's CPU per update and the drain after. */
+/**
+ * PUT updates of `ids` in turn (updateRotation) for `seconds`, then the drain; each process's CPU
+ * over both, per update answered 200 (the indexer's and OpenSearch's work on the last updates
+ * included).
+ */
 async function measureUpdates(service: BenchService, ids: string[], listing: string) {
-  const { result: updates, ...cpu } = await withCpuPerWrite(service, () => load({
-    url: apiUrl('/'), headers: service.auth, requests: [updateRotation(ids, listing)], seconds, connections: CONNECTIONS,
-  }), (m) => m.requests);
-  return { updates, ...cpu, drained: await drainSeconds(service) };
+  const { result: { updates, drained }, ...cpu } = await withCpuPerWrite(service, async () => {
+    const updates = await load({ url: apiUrl('/'), headers: service.auth, requests: [updateRotation(ids, listing)], seconds, connections: CONNECTIONS });
+    return { updates, drained: await drainSeconds(service) };
+  }, ({ updates }) => updates.requests - updates.errors);
+  return { updates, drained, ...cpu };
 }
 
 const service = await startBenchService(PATH);
@@ -84,7 +89,7 @@ ${rows.join('\n')}
 
 Updates: ${runs} runs of ${seconds} s, ${CONNECTIONS} writers sending \`PUT /:country/listings/:id\` back to back over ${UPDATED_LISTINGS} listings the
 bench partner created, after a dropped warm-up run: updates per second ${Math.min(...updateRates).toFixed(0)}–${Math.max(...updateRates).toFixed(0)}.
-Drained: seconds from the run's end until the indexer had applied every version it wrote.
+Drained: seconds from the run's end until the indexer had applied every version it wrote; the CPU columns include the drain.
 
 | Run | updates/s | update ms p50 / p99 | drained s | errors | ${processes.join(' | ')} | all | machine busy |
 |---|---|---|---|---|${processes.map(() => '---|').join('')}---|---|

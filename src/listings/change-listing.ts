@@ -14,7 +14,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import type { SyncListingJob } from '../outbox/jobs.js';
 import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
-import { bumpVersion, findLiveListing, lockLiveListing, type ListingRow } from './listings-dal.js';
+import { findLiveListing, lockLiveListing, updateListingToNextVersion, type ListingRow } from './listings-dal.js';
 import { isClaimedByOther } from './ownership.js';
 
 /**
@@ -33,7 +33,7 @@ export interface ListingChange<T> {
   /**
    * The version the workflow's own statement moved the listing to, when it writes the listing's row
    * anyway (an update, a claim, a delete: replaceListing, updateListingToNextVersion): changeListing
-   * then records the change at that version instead of moving it again with a statement of its own.
+   * then records the change at that version instead of moving it with a statement of its own.
    */
   movedTo?: number;
 }
@@ -92,10 +92,11 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
         if (!row) throw notFound(`listing ${id}`);
         assertOwnership(row.claimedBy, caller, id, rule);
         const { result, change, visibleTo, movedTo } = await fn(tx, row);
+        const indexed = change !== null && movesVersion(change, visibleTo);
+        // A version moved with no change recorded would reach neither the feed nor the index.
+        if (movedTo !== undefined && !indexed) throw new Error(`a ${change ?? 'null'} change must not move the listing's version`);
         if (change === null) return { result };
-        const indexed = movesVersion(change, visibleTo);
-        if (movedTo !== undefined && !indexed) throw new Error(`a ${change} change must not move the listing's version`);
-        const version = indexed ? movedTo ?? await bumpVersion(tx, id) : row.version;
+        const version = indexed ? movedTo ?? await updateListingToNextVersion(tx, id) : row.version;
         // After the change: a claim hands the listing to the caller; for `unclaimed` the feed keeps
         // the claimant before it (webhook scope `claimed`, docs/contract.md §15).
         const claimedBy = change === 'claimed' ? caller.partnerId : row.claimedBy;

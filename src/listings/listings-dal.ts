@@ -120,8 +120,8 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
 }
 
 /**
- * The read of one listing by id (soft-deleted ones included), for the API's reads after a request
- * or its commit. A prepared statement, built once per database handle: drizzle building this
+ * The read of one listing by id (soft-deleted ones included), for the API's reads by id (GET).
+ * A prepared statement, built once per database handle: drizzle building this
  * query's SQL took about a tenth of the API's busy CPU on GET by id (bench/RESULTS.md, the CPU
  * profile), and PostgreSQL parses a named statement once per connection instead of every time.
  */
@@ -243,30 +243,32 @@ const INSERTED_LISTS: ListSources = {
   emails: sql`inserted_emails`, phones: sql`inserted_phones`, links: sql`inserted_links`, categories: sql`inserted_categories`,
 };
 
+/** What the API's answer shows of a listing: a record without its creator's name and rating, which only the index document carries. */
+export type ListedRecord = Omit<ListingRecord, 'creatorName' | 'rating'>;
+
 /**
  * The select that ends a statement writing one listing (a create, an update): the listing row the
- * CTE `l` returns, its creator's name, its lists from the rows the statement inserted, its images
- * and its rating. The lists cannot be read from their tables: the statement's own query reads the
- * snapshot taken before it ran. The images and reviews are read there, as the write leaves them
- * alone. The listing's columns are named, not `l.*`: a prepared statement's result must keep its
- * shape, and a column added by a migration while the API runs would change what `*` means
- * (PostgreSQL then refuses the statement).
+ * CTE `l` returns, its lists from the rows the statement inserted, and its images, which is what
+ * the answer shows. The lists cannot be read from their tables: the statement's own query reads
+ * the snapshot taken before it ran. The images are read there, as the write leaves them alone
+ * (image writes lock the listing row, as this write does). The listing's columns are named, not
+ * `l.*`: a prepared statement's result must keep its shape, and a column added by a migration
+ * while the API runs would change what `*` means (PostgreSQL then refuses the statement).
  */
 function selectWrittenRecord(): SQL {
   const lists = listsFrom(INSERTED_LISTS);
   const listingColumns = sql.join(Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`), sql`, `);
   return sql`
-    select ${listingColumns}, p.name as creator_name, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
-      ${lists.categories} as categories, ${imagesOf(sql`l.id`)} as images, ${ratingOf(sql`l.id`)} as rating
-    from l join ${partners} p on p.id = l.created_by`;
+    select ${listingColumns}, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
+      ${lists.categories} as categories, ${imagesOf(sql`l.id`)} as images
+    from l`;
 }
 
-/** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its creator's name, lists, images and rating. */
-type WrittenRecordRow = Record<string, unknown> & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'>
-  & { creator_name: string; images: ImageJson[]; rating: ListingRecord['rating'] | null };
+/** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its lists and images. */
+type WrittenRecordRow = Record<string, unknown> & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'> & { images: ImageJson[] };
 
-function decodeWrittenRecord({ creator_name: creatorName, emails, phones, links, categories: categoryList, images: imageRows, rating, ...row }: WrittenRecordRow): ListingRecord {
-  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows), rating: rating ?? undefined, creatorName };
+function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images: imageRows, ...row }: WrittenRecordRow): ListedRecord {
+  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) };
 }
 
 /** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
@@ -318,36 +320,26 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
  * where a transaction took four, and a fifth read the listing back): the listing at its first
  * version, its sub-objects, the caller's source_id mapping, and its `created` change with the
  * outbox event (createdChangeInserts). It returns the listing as stored, built from the rows it
- * inserted (a new listing has no images and no rating). It inserts nothing, and returns
+ * inserted (selectWrittenRecord). It inserts nothing, and returns
  * undefined, when a category id is not a category of the listing's country or the source_id
  * already maps to one of the caller's listings: the caller then finds out which, with no lookup on
  * the way of a create that succeeds. A concurrent create that takes the same source_id first makes
  * this one fail on the mapping's key, as a whole.
  */
-export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListingRecord | undefined> {
+export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListedRecord | undefined> {
   const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
   return created && decodeWrittenRecord(created);
 }
 
 /**
- * Sets columns of listing `id` and moves it to its next version, in one statement (a workflow that
- * writes the row anyway saves bumpVersion's); returns the new version, for changeListing's `movedTo`.
+ * Sets columns of listing `id` (none: only the version moves) and moves it to its next version, in
+ * one statement; returns the new version. A workflow that writes the row anyway reports it to
+ * changeListing as `movedTo`, which then moves the version of the others with no values.
  */
-export async function updateListingToNextVersion(tx: DbOrTx, id: number, values: Partial<NewListing>): Promise<number> {
+export async function updateListingToNextVersion(tx: DbOrTx, id: number, values: Partial<NewListing> = {}): Promise<number> {
   const [updated] = await tx.update(listings).set({ ...values, version: sql`${listings.version} + 1`, updatedAt: new Date() })
     .where(eq(listings.id, id)).returning({ version: listings.version });
   return updated!.version;
-}
-
-// Prepared (src/db/prepared-statement.ts): every workflow that moves a listing's version runs it.
-const bumpVersionStatement = preparedStatement<{ id: number; updatedAt: Date }, { version: number }>('bump_listing_version', (db) =>
-  db.update(listings).set({ version: sql`${listings.version} + 1`, updatedAt: sql`${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}` })
-    .where(eq(listings.id, sql.placeholder('id'))).returning({ version: listings.version }));
-
-/** Moves listing `id` to its next version; returns the new version. */
-export async function bumpVersion(tx: DbOrTx, id: number): Promise<number> {
-  const [bumped] = await bumpVersionStatement(tx, { id, updatedAt: new Date() });
-  return bumped!.version;
 }
 
 /** What an update finds when it clears a listing's sub-objects: the ids they had, and which of its category ids are categories of the country. */
@@ -406,7 +398,7 @@ const replaceListingStatement = preparedStatement<ReplacedListingValues, Written
  * statement run in no defined order, and a kept id (or a position) inserted before its old row is
  * deleted would violate its unique key.
  */
-export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListingRecord> {
+export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListedRecord> {
   const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(subs), id, country, updatedAt: new Date() });
   return decodeWrittenRecord(replaced!);
 }
