@@ -31,6 +31,9 @@ export interface ListingRecord {
 
 export type StoredImage = typeof images.$inferSelect;
 
+/** What the API's answer shows of a listing: a record without its creator's name and rating, which only the index document carries. */
+export type ListedRecord = Omit<ListingRecord, 'creatorName' | 'rating'>;
+
 /** A JSON array of the rows `select` builds for each listing, `[]` when there are none. */
 const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
 
@@ -84,7 +87,9 @@ const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones |
 // One query for any number of listings: each sub-object list is a correlated subquery that builds
 // its JSON inside PostgreSQL. Seven parallel queries per read cost seven pool connections and
 // round trips; this costs one (GET by id, reindex pages, the indexer's document builder).
-const subObjects = {
+/** What every read selects: the listing row, its lists and its images (a ListedRecord). */
+const listedFields = {
+  listing: listings,
   ...listsFrom({
     emails: rowsOfOuterListing(listingEmails),
     phones: rowsOfOuterListing(listingPhones),
@@ -92,44 +97,55 @@ const subObjects = {
     categories: rowsOfOuterListing(listingCategories),
   }),
   images: imagesOf(listings.id),
-  rating: ratingOf(listings.id),
 };
 
-/** Listings with their creator's name and every sub-object, one row each: the one read both loaders below add their `where` to. */
-const selectListingRecords = (db: DbOrTx) =>
-  db.select({ listing: listings, creatorName: partners.name, ...subObjects }).from(listings).innerJoin(partners, eq(partners.id, listings.createdBy));
+/** Listings with their lists and images, one row each: what the API's answer shows (GET by id). */
+const selectListedRecords = (db: DbOrTx) => db.select(listedFields).from(listings);
 
+/**
+ * Listings with every sub-object, their creator's name and their rating, one row each: what the
+ * index document and the export need.
+ */
+const selectListingRecords = (db: DbOrTx) =>
+  db.select({ ...listedFields, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
+    .innerJoin(partners, eq(partners.id, listings.createdBy));
+
+type ListedRecordRow = Awaited<ReturnType<typeof selectListedRecords>>[number];
 type ListingRecordRow = Awaited<ReturnType<typeof selectListingRecords>>[number];
 
-function toListingRecord({ listing, creatorName, images: imageRows, rating, ...lists }: ListingRecordRow): ListingRecord {
-  return {
-    row: listing,
-    ...lists,
-    images: imagesFromJson(imageRows),
-    rating: rating ?? undefined,
-    creatorName,
-  };
+const toListedRecord = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListedRecordRow): ListedRecord =>
+  ({ row: listing, emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
+
+const toListingRecord = (row: ListingRecordRow): ListingRecord =>
+  ({ ...toListedRecord(row), rating: row.rating ?? undefined, creatorName: row.creatorName });
+
+/** The rows a read by ids found, each turned into its record by `to`, by listing id. */
+async function byListingId<Row extends { listing: ListingRow }, R>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {
+  return new Map((await rows).map((row) => [row.listing.id, to(row)]));
 }
 
-/** Loads listings by id, soft-deleted ones included (the indexer needs their version). */
+/** Loads listings by id with everything the index document needs, soft-deleted ones included (the indexer needs their version). */
 export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListingRecord>> {
-  const records = new Map<number, ListingRecord>();
-  if (ids.length === 0) return records;
-  for (const row of await selectListingRecords(db).where(anyOf(listings.id, ids))) records.set(row.listing.id, toListingRecord(row));
-  return records;
+  return ids.length === 0 ? new Map() : byListingId(selectListingRecords(db).where(anyOf(listings.id, ids)), toListingRecord);
+}
+
+/** Loads listings by id as the API shows them (the export), soft-deleted ones included. */
+export async function loadListedRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListedRecord>> {
+  return ids.length === 0 ? new Map() : byListingId(selectListedRecords(db).where(anyOf(listings.id, ids)), toListedRecord);
 }
 
 /**
- * The read of one listing by id (soft-deleted ones included), for the API's reads by id (GET).
- * A prepared statement, built once per database handle: drizzle building this
+ * The read of one listing by id (soft-deleted ones included) for the API's GET: what the answer
+ * shows, without the creator's name and the rating (a join and a scan of its reviews the answer
+ * would drop). A prepared statement, built once per database handle: drizzle building this
  * query's SQL took about a tenth of the API's busy CPU on GET by id (bench/RESULTS.md, the CPU
  * profile), and PostgreSQL parses a named statement once per connection instead of every time.
  */
-export function prepareListingRecordRead(db: Db): (id: number) => Promise<ListingRecord | undefined> {
-  const byId = selectListingRecords(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listing_record_by_id');
+export function prepareListedRecordRead(db: Db): (id: number) => Promise<ListedRecord | undefined> {
+  const byId = selectListedRecords(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listed_record_by_id');
   return async (id) => {
     const [row] = await byId.execute({ id });
-    return row && toListingRecord(row);
+    return row && toListedRecord(row);
   };
 }
 
@@ -242,9 +258,6 @@ function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) 
 const INSERTED_LISTS: ListSources = {
   emails: sql`inserted_emails`, phones: sql`inserted_phones`, links: sql`inserted_links`, categories: sql`inserted_categories`,
 };
-
-/** What the API's answer shows of a listing: a record without its creator's name and rating, which only the index document carries. */
-export type ListedRecord = Omit<ListingRecord, 'creatorName' | 'rating'>;
 
 /**
  * The select that ends a statement writing one listing (a create, an update): the listing row the

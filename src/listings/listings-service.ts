@@ -10,7 +10,7 @@ import type { ListingInput } from '../schemas/listing.js';
 import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import {
-  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListingRecordRead, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects,
+  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListedRecordRead, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects,
 } from './listings-dal.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
@@ -55,11 +55,11 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
 }
 
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
-  const loadListingRecord = prepareListingRecordRead(db);
+  const loadListedRecord = prepareListedRecordRead(db);
 
   /** Reads on the database itself, after any transaction committed: what a new request would see. */
   async function readOrThrow(country: string, id: number): Promise<Listing> {
-    const record = await loadListingRecord(id);
+    const record = await loadListedRecord(id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
     return toListing(record, urls);
   }
