@@ -99,12 +99,12 @@ const listedFields = {
   images: imagesOf(listings.id),
 };
 
-/** Listings with their lists and images, one row each: what the API's answer shows (GET by id). */
+/** Listings with their lists and images, one row each: what the API's answer shows (GET by id, the export). */
 const selectListedRecords = (db: DbOrTx) => db.select(listedFields).from(listings);
 
 /**
  * Listings with every sub-object, their creator's name and their rating, one row each: what the
- * index document and the export need.
+ * index document needs (the indexer, reindex pages).
  */
 const selectListingRecords = (db: DbOrTx) =>
   db.select({ ...listedFields, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
