@@ -44,14 +44,17 @@ const { deps, partner } = await build(t, { config: { REDIS_URL, QUEUE_PREFIX: en
 const { auth } = await partner();
 const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
 
-const startApi = () => startApiProcess(API_PORT, env);
-const startIndexer = (extra: Record<string, string> = {}) => startIndexerProcess(INDEXER_PORT, { ...env, ...extra });
+/** Every API and indexer process the scenarios started: the teardown stops any still running. */
+const started: Proc[] = [];
+const tracked = (proc: Proc) => { started.push(proc); return proc; };
+const startApi = async () => tracked(await startApiProcess(API_PORT, env));
+const startIndexer = async (extra: Record<string, string> = {}) => tracked(await startIndexerProcess(INDEXER_PORT, { ...env, ...extra }));
 
 let api: Proc = await startApi();
 let indexer: Proc = await startIndexer();
 t.teardown(async () => {
-  await api.stop();
-  await indexer.stop();
+  // All of them, not only the last assigned: a process left running keeps this file from ending.
+  for (const proc of started) await proc.stop();
   await redis.stop();
 });
 
@@ -75,11 +78,17 @@ async function run(t: Test, fault: (done: number) => Promise<void> | void) {
 }
 
 t.test('1. the indexer is killed with SIGKILL and restarted, twice', async (t) => {
+  // One restart after the other: when the writes reach the second point before the first restart
+  // is ready (a slow start, fast writes), the second must kill the indexer the first started.
+  let restarts = Promise.resolve();
   await run(t, async (done) => {
     if (done === Math.floor(WRITES * 0.3) || done === Math.floor(WRITES * 0.65)) {
-      await indexer.stop('SIGKILL');
-      await sleep(1000);
-      indexer = await startIndexer();
+      restarts = restarts.then(async () => {
+        await indexer.stop('SIGKILL');
+        await sleep(1000);
+        indexer = await startIndexer();
+      });
+      await restarts;
     }
   });
 });
