@@ -216,22 +216,20 @@ const COLUMN_TYPES: Record<keyof SubObjectColumns, 'bigint' | 'text'> = {
   emailIds: 'bigint', emailAddresses: 'text', phoneIds: 'bigint', phoneTypes: 'text', phoneNumbers: 'text',
   linkIds: 'bigint', linkTypes: 'text', linkUrls: 'text', categoryIds: 'text',
 };
-const arrayParam = (column: keyof SubObjectColumns, param: SQL) => sql`${param}::${sql.raw(COLUMN_TYPES[column])}[]`;
-
-/** Each column array as a parameter of its value (a statement built for one write). */
-const columnValues = (columns: SubObjectColumns) => (column: keyof SubObjectColumns) => arrayParam(column, sql`${sql.param(columns[column])}`);
-/** Each column array as the placeholder of its name (a prepared statement). */
-const columnPlaceholders = (column: keyof SubObjectColumns) => arrayParam(column, sql`${sql.placeholder(column)}`);
+/** Each column array as the placeholder of its name, cast to its array type (the writes are prepared statements). */
+const columnPlaceholders = (column: keyof SubObjectColumns) => sql`${sql.placeholder(column)}::${sql.raw(COLUMN_TYPES[column])}[]`;
 
 /**
  * The data-modifying CTEs that insert the sub-objects for the listing whose id the CTE `l` returns,
- * each column array given by `param` and the country by `country`. Each list is one
+ * each column array given by its placeholder and the country by the placeholder `country`. Each list is one
  * `insert … select … from unnest(…)`, so the whole write is one statement (one round trip). Only
  * categories of the country are inserted: the callers refuse a listing with any other first.
  * Each returns the rows it inserted, which a create and an update read for their answer (INSERTED_LISTS): their
  * statement's own query cannot find them in the tables, as it reads the snapshot taken before it ran.
  */
-function subObjectInserts(country: SQL, param: (column: keyof SubObjectColumns) => SQL): SQL {
+function subObjectInserts(): SQL {
+  const param = columnPlaceholders;
+  const country = sql`${sql.placeholder('country')}`;
   // A kept id is inserted as is; a new row takes its id from the table's own sequence.
   const newId = (table: string) => sql.raw(`nextval(pg_get_serial_sequence('${table}', 'id'))`);
   return sql`
@@ -321,7 +319,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
         and (${sourceId} is null or not exists (
           select 1 from ${mappings} m where m.partner_id = ${sql.placeholder('createdBy')} and m.source_id = ${sourceId}))
       returning *),
-    ${subObjectInserts(country, columnPlaceholders)},
+    ${subObjectInserts()},
     inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
       select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
     ${createdChangeInserts()}
@@ -400,7 +398,7 @@ const replaceListingStatement = preparedStatement<ReplacedListingValues, Written
     with l as (
       update ${listings} set ${assignments}, version = version + 1, updated_at = ${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}
       where id = ${sql.placeholder('id')} returning *),
-    ${subObjectInserts(sql`${sql.placeholder('country')}`, columnPlaceholders)}
+    ${subObjectInserts()}
     ${selectWrittenRecord()}`;
 });
 
