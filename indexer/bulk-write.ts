@@ -2,7 +2,7 @@
 // external versions. The worker (a micro-batch of jobs) and the reindex (a page of listings) both
 // call it, so both read a response the same way.
 import type { Logger } from 'pino';
-import type { OpenSearchClient } from '../src/opensearch/client.js';
+import { takeBody, type OpenSearchClient } from '../src/opensearch/client.js';
 
 export type BulkAction =
   | { op: 'index'; index: string; id: string; version: number; document: object }
@@ -41,7 +41,8 @@ export async function writeBulk(
 ): Promise<BulkOutcome[]> {
   if (actions.length === 0) return [];
   const res = await opensearch.bulk({ body: bulkLines(actions), filter_path: 'took,errors,items.*.status,items.*.error' }, requestTimeoutMs ? { requestTimeout: requestTimeoutMs } : {});
-  const items = res.body.items as unknown as BulkItem[];
+  const answer = takeBody(res);
+  const items = answer.items as unknown as BulkItem[];
   const outcomes = actions.map((action, i): BulkOutcome => {
     const { status, error } = Object.values(items[i]!)[0]!;
     if (status < 300) return 'written';
@@ -51,7 +52,7 @@ export async function writeBulk(
     return new BulkItemError(status, error);
   });
   const failed = outcomes.filter((o) => o instanceof BulkItemError);
-  const line = { took: res.body.took, items: actions.length, errors: failed.length };
+  const line = { took: answer.took, items: actions.length, errors: failed.length };
   if (failed.length) logger.warn({ ...line, firstError: failed[0]!.message }, 'bulk write');
   else logger.debug(line, 'bulk write');
   return outcomes;

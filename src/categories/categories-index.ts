@@ -2,7 +2,7 @@
 // so lookups never see a half-loaded taxonomy) and queried by GET /:country/categories.
 import { validationError } from '../errors.js';
 import { swapAliases } from '../opensearch/aliases.js';
-import type { OpenSearchClient } from '../opensearch/client.js';
+import { takeBody, type OpenSearchClient } from '../opensearch/client.js';
 import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
 import { fold } from '../search/fold.js';
@@ -43,7 +43,7 @@ export async function searchCategories(client: OpenSearchClient, names: IndexNam
     index: names.categoriesAlias,
     body: { query: { bool: { filter } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true },
   });
-  const hits = res.body.hits;
+  const hits = takeBody(res).hits;
   return {
     numFound: (hits.total as { value: number }).value,
     categories: hits.hits.map((h) => h._source as Category),
