@@ -84,44 +84,56 @@ const ratingOf = (listingId: SQLWrapper) => sql<ListingRecord['rating'] | null>`
 const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones | typeof listingLinks | typeof listingCategories) =>
   sql`(select * from ${table} where ${table.listingId} = ${listings.id})`;
 
+/**
+ * A listing with its lists and images as one JSON value: the listing row as stored (snake_case
+ * columns, JSON values), the lists and the images. One column instead of 26: the driver describes
+ * and parses every column of every row it reads, which cost a GET by id about a third of the
+ * client's CPU of its read (bench/RESULTS.md, "GET by id reads one JSON value").
+ */
+interface ListedJson extends Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'> {
+  listing: Record<string, unknown>;
+  images: ImageJson[];
+}
+
 // One query for any number of listings: each sub-object list is a correlated subquery that builds
 // its JSON inside PostgreSQL. Seven parallel queries per read cost seven pool connections and
-// round trips; this costs one (GET by id, reindex pages, the indexer's document builder).
-/** What every read selects: the listing row, its lists and its images (a ListedRecord). */
-const listedFields = {
-  listing: listings,
-  ...listsFrom({
-    emails: rowsOfOuterListing(listingEmails),
-    phones: rowsOfOuterListing(listingPhones),
-    links: rowsOfOuterListing(listingLinks),
-    categories: rowsOfOuterListing(listingCategories),
-  }),
-  images: imagesOf(listings.id),
-};
+// round trips; this costs one (GET by id, the export, reindex pages, the indexer's document builder).
+const lists = listsFrom({
+  emails: rowsOfOuterListing(listingEmails),
+  phones: rowsOfOuterListing(listingPhones),
+  links: rowsOfOuterListing(listingLinks),
+  categories: rowsOfOuterListing(listingCategories),
+});
+/** What every read selects: the listing, its lists and its images (a ListedRecord), as one JSON value. */
+const listedJson = sql<ListedJson>`json_build_object('listing', to_json(${listings}), 'emails', ${lists.emails}, 'phones', ${lists.phones},
+  'links', ${lists.links}, 'categories', ${lists.categories}, 'images', ${imagesOf(listings.id)})`;
 
 /** Listings with their lists and images, one row each: what the API's answer shows (GET by id, the export). */
-const selectListedRecords = (db: DbOrTx) => db.select(listedFields).from(listings);
+const selectListedRecords = (db: DbOrTx) => db.select({ record: listedJson }).from(listings);
 
 /**
  * Listings with every sub-object, their creator's name and their rating, one row each: what the
  * index document needs (the indexer, reindex pages).
  */
 const selectListingRecords = (db: DbOrTx) =>
-  db.select({ ...listedFields, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
+  db.select({ record: listedJson, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
     .innerJoin(partners, eq(partners.id, listings.createdBy));
 
-type ListedRecordRow = Awaited<ReturnType<typeof selectListedRecords>>[number];
 type ListingRecordRow = Awaited<ReturnType<typeof selectListingRecords>>[number];
 
-const toListedRecord = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListedRecordRow): ListedRecord =>
-  ({ row: listing, emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
+/** The record of a listing read as JSON, or written and returned by a statement (the listing's columns beside its lists). */
+const toListedRecord = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListedJson): ListedRecord =>
+  ({ row: decodeRow(listings, listing), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
 
 const toListingRecord = (row: ListingRecordRow): ListingRecord =>
-  ({ ...toListedRecord(row), rating: row.rating ?? undefined, creatorName: row.creatorName });
+  ({ ...toListedRecord(row.record), rating: row.rating ?? undefined, creatorName: row.creatorName });
 
 /** The rows a read by ids found, each turned into its record by `to`, by listing id. */
-async function byListingId<Row extends { listing: ListingRow }, R>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {
-  return new Map((await rows).map((row) => [row.listing.id, to(row)]));
+async function byListingId<Row, R extends { row: ListingRow }>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {
+  return new Map((await rows).map((row) => {
+    const record = to(row);
+    return [record.row.id, record];
+  }));
 }
 
 /** Loads listings by id with everything the index document needs, soft-deleted ones included (the indexer needs their version). */
@@ -131,7 +143,7 @@ export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map
 
 /** Loads listings by id as the API shows them (the export), soft-deleted ones included. */
 export async function loadListedRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListedRecord>> {
-  return ids.length === 0 ? new Map() : byListingId(selectListedRecords(db).where(anyOf(listings.id, ids)), toListedRecord);
+  return ids.length === 0 ? new Map() : byListingId(selectListedRecords(db).where(anyOf(listings.id, ids)), (row) => toListedRecord(row.record));
 }
 
 /**
@@ -145,7 +157,7 @@ export function prepareListedRecordRead(db: Db): (id: number) => Promise<ListedR
   const byId = selectListedRecords(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listed_record_by_id');
   return async (id) => {
     const [row] = await byId.execute({ id });
-    return row && toListedRecord(row);
+    return row && toListedRecord(row.record);
   };
 }
 
@@ -278,8 +290,8 @@ function selectWrittenRecord(): SQL {
 /** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its lists and images. */
 type WrittenRecordRow = Record<string, unknown> & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'> & { images: ImageJson[] };
 
-function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images: imageRows, ...row }: WrittenRecordRow): ListedRecord {
-  return { row: decodeRow(listings, row), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) };
+function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images, ...listing }: WrittenRecordRow): ListedRecord {
+  return toListedRecord({ listing, emails, phones, links, categories: categoryList, images });
 }
 
 /** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
