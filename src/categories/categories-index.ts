@@ -2,7 +2,8 @@
 // so lookups never see a half-loaded taxonomy) and queried by GET /:country/categories.
 import { validationError } from '../errors.js';
 import { swapAliases } from '../opensearch/aliases.js';
-import { takeBody, type OpenSearchClient } from '../opensearch/client.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import { searchThroughPool } from '../opensearch/pool-search.js';
 import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
 import { fold } from '../search/fold.js';
@@ -39,13 +40,12 @@ export async function searchCategories(client: OpenSearchClient, names: IndexNam
     if ('error' in match) throw validationError([`name: ${match.error}`]);
     filter.push(matchClause('name_fold', match));
   }
-  const res = await client.search({
+  const { hits } = await searchThroughPool<{ hits: { total: { value: number }; hits: { _source: unknown }[] } }>(client, {
     index: names.categoriesAlias,
-    body: { query: { bool: { filter } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true },
+    body: JSON.stringify({ query: { bool: { filter } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true }),
   });
-  const hits = takeBody(res).hits;
   return {
-    numFound: (hits.total as { value: number }).value,
+    numFound: hits.total.value,
     categories: hits.hits.map((h) => h._source as Category),
   };
 }

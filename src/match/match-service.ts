@@ -4,7 +4,8 @@
 // would cost more than loading 25 filtered sources (README "Match before you create").
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
-import { takeBody, type OpenSearchClient } from '../opensearch/client.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import { searchThroughPool } from '../opensearch/pool-search.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { MatchCandidateResult, MatchRequest, MatchResponse } from '../schemas/match.js';
 import { MATCH_DEFAULTS } from './match-defaults.js';
@@ -62,8 +63,9 @@ export function createMatchService({ opensearch, names, logger }: { opensearch: 
   return {
     async match(country: string, request: MatchRequest): Promise<MatchResponse> {
       const { search, probe } = parseMatchRequest(request, country);
-      const res = await opensearch.search({ index: names.listingsAlias(country), body: buildMatchQuery(search) as Record<string, unknown> });
-      const result = takeBody(res) as unknown as { took: number; timed_out: boolean; hits: { hits: { _source: MatchHitSource }[] } };
+      const result = await searchThroughPool<{ took: number; timed_out: boolean; hits: { hits: { _source: MatchHitSource }[] } }>(opensearch, {
+        index: names.listingsAlias(country), body: JSON.stringify(buildMatchQuery(search)),
+      });
       logger.debug({ search: 'match', country, took: result.took, hits: result.hits.hits.length }, 'opensearch search');
       if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
       return { candidates: rankCandidates(probe, result.hits.hits.map((hit) => candidateOf(hit._source)), country) };

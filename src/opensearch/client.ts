@@ -31,8 +31,8 @@ interface ClientAnswer<B> {
  * the bare client kept 7.6 MB alive at each young collection, whose pauses took 9–10 ms; detached,
  * 0.4 MB and 2.6 ms. In the API, whose other work shares the heap, it saves less: young
  * collections took 2–8 ms less per 1 000 searches (bench/RESULTS.md, "The client's answers
- * outlived their requests").
- * Every reader of a per-request answer takes its body here.
+ * outlived their requests"). Searches go around that method altogether (pool-search.ts); the
+ * answers still read through the client, the indexer's `_bulk` ones, take their body here.
  */
 export function takeBody<B>(answer: ClientAnswer<B>): B {
   const { body } = answer;

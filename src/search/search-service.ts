@@ -2,7 +2,8 @@
 // builders in query/; this module only does I/O, logging and mapping.
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
-import { takeBody, type OpenSearchClient } from '../opensearch/client.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
+import { searchThroughPool } from '../opensearch/pool-search.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { SolrResult, SolrResultView } from '../schemas/search.js';
@@ -47,10 +48,10 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").
    */
   async function search(country: string, kind: string, body: BodyText, key: string, cursor: boolean) {
-    // The client sends a string body as it is (body-text.ts wrote it once).
-    const res = await opensearch.search({ index: names.listingsAlias(country), body: body.text as unknown as Record<string, never>, preference: `q${key}`, filter_path: FILTER_PATH });
     // filter_path leaves out `hits.hits` when nothing matched.
-    const result = takeBody(res) as unknown as { took: number; timed_out: boolean; hits: { total: { value: number }; hits?: Hit[] } };
+    const result = await searchThroughPool<{ took: number; timed_out: boolean; hits: { total: { value: number }; hits?: Hit[] } }>(opensearch, {
+      index: names.listingsAlias(country), body: body.text, params: { preference: `q${key}`, filter_path: FILTER_PATH },
+    });
     // Debug level: a request writes at most one line at info (src/plugins/request-log.ts).
     logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor }, 'opensearch search');
     // A partial answer is no answer (pelias: timed_out is an error).

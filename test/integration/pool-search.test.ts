@@ -1,0 +1,96 @@
+// searchThroughPool (src/opensearch/pool-search.ts) on the real client and node: it answers the
+// parsed body, raises the client's own errors (which the logger and dependency-errors.ts read), and
+// keeps the client's node rules: a node that refuses or answers 503 is marked dead and the search
+// is retried on the next.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { dependencyFailure } from '../../src/dependency-errors.js';
+import { createOpenSearchClient, type OpenSearchClient } from '../../src/opensearch/client.js';
+import { searchThroughPool } from '../../src/opensearch/pool-search.js';
+import { config, runId } from '../helper.js';
+
+const client = createOpenSearchClient(config.OPENSEARCH_URL);
+const index = `pool-search-${runId}`;
+const clients: OpenSearchClient[] = [client];
+t.teardown(async () => {
+  await client.indices.delete({ index }, { ignore: [404] });
+  await Promise.all(clients.map((c) => c.close()));
+});
+await client.indices.create({ index });
+await client.bulk({ body: [{ index: { _index: index, _id: '1' } }, { name: 'Bäckerei Sonne' }, { index: { _index: index, _id: '2' } }, { name: 'Sonnen Apotheke' }], refresh: 'true' });
+
+type Found = { hits: { total: { value: number }; hits: { _id: string }[] } };
+const sonne = JSON.stringify({ query: { match: { name: 'sonne' } } });
+
+/** A client whose first node is `first`, then the real node(s). */
+function clientWith(first: string): OpenSearchClient {
+  const c = createOpenSearchClient(`${first},${config.OPENSEARCH_URL}`);
+  clients.push(c);
+  return c;
+}
+
+const listening = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+
+/** A port nothing listens on: connecting to it is refused. */
+async function refusedPort(): Promise<number> {
+  const server = createServer();
+  const port = await listening(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const deadIds = (c: OpenSearchClient) => (c.connectionPool as unknown as { dead: string[] }).dead;
+
+t.test('answers the parsed body, with the query-string parameters applied', async (t) => {
+  const found = await searchThroughPool<Found>(client, { index, body: sonne, params: { filter_path: 'hits.hits._id' } });
+  t.same(found, { hits: { hits: [{ _id: '1' }] } }, 'filter_path left out everything else');
+});
+
+t.test('a refused query is the client\'s ResponseError, with status and type', async (t) => {
+  const err = await searchThroughPool(client, { index, body: '{"query":{"no_such_query":{}}}' }).catch((e: unknown) => e) as { name: string; message: string; meta: { statusCode: number } };
+  t.equal(err.name, 'ResponseError');
+  t.equal(err.meta.statusCode, 400);
+  t.match(err.message, /parsing_exception/);
+  t.equal(dependencyFailure(err), undefined, 'a bad query is no failure of OpenSearch');
+});
+
+t.test('a missing index is OpenSearch down, as the error handler reads it', async (t) => {
+  const err = await searchThroughPool(client, { index: `${index}-missing`, body: sonne }).catch((e: unknown) => e);
+  t.equal((err as Error).name, 'ResponseError');
+  t.equal(dependencyFailure(err), 'down');
+});
+
+t.test('a node that refuses connections is marked dead and the search answered by the next', async (t) => {
+  const refused = `http://127.0.0.1:${await refusedPort()}`;
+  const c = clientWith(refused);
+  for (let i = 0; i < 4; i++) {
+    const found = await searchThroughPool<Found>(c, { index, body: sonne });
+    t.same(found.hits.hits.map((h) => h._id), ['1'], `search ${i + 1}`);
+  }
+  t.match(deadIds(c), [new RegExp(refused.replace(/\./g, '\\.'))], 'the refusing node is dead');
+});
+
+t.test('a node answering 503 is marked dead and the search retried on the next', async (t) => {
+  let asked = 0;
+  const busy = createServer((_req, res) => {
+    asked++;
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"type":"unavailable"},"status":503}');
+  });
+  t.teardown(() => new Promise((resolve) => busy.close(resolve)));
+  const c = clientWith(`http://127.0.0.1:${await listening(busy)}`);
+  for (let i = 0; i < 4; i++) {
+    const found = await searchThroughPool<Found>(c, { index, body: sonne });
+    t.equal(found.hits.total.value, 1, `search ${i + 1}`);
+  }
+  t.equal(asked, 1, 'asked once, then left alone while dead');
+  t.equal(deadIds(c).length, 1);
+});
+
+t.test('with every node refusing, the search fails as OpenSearch down', async (t) => {
+  const c = createOpenSearchClient(`http://127.0.0.1:${await refusedPort()}`);
+  clients.push(c);
+  const err = await searchThroughPool(c, { index, body: sonne }).catch((e: unknown) => e);
+  t.equal((err as Error).name, 'ConnectionError');
+  t.equal(dependencyFailure(err), 'down');
+});
