@@ -24,6 +24,9 @@ export interface PoolSearch {
 
 type Connection = NonNullable<ReturnType<Client['transport']['getConnection']>>;
 
+/** What the errors tell of the request sent: never its body, the query. */
+type SentRequest = { method: string; path: string; querystring: string };
+
 /** What one node answered: its status, headers and body text. */
 interface NodeAnswer {
   statusCode: number;
@@ -35,7 +38,7 @@ interface NodeAnswer {
 const NODE_TROUBLE = new Set([502, 503, 504]);
 
 /** The parsed body of a `_search` answer; a failure is one of the client's errors. */
-export async function searchThroughPool<B>(client: Client, search: PoolSearch): Promise<B> {
+export async function searchThroughPool<B extends object>(client: Client, search: PoolSearch): Promise<B> {
   const { transport } = client;
   const request = {
     method: 'POST',
@@ -43,14 +46,16 @@ export async function searchThroughPool<B>(client: Client, search: PoolSearch): 
     querystring: search.params === undefined ? '' : new URLSearchParams(search.params).toString(),
     body: search.body,
     headers: {
-      ...(transport as unknown as { headers?: Record<string, string> }).headers, // the client's user-agent
+      // The client's user-agent, and nothing that asks for a compressed answer: it is read as text.
+      'user-agent': (transport as unknown as { headers: Record<string, string> }).headers['user-agent'],
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(search.body)),
     },
     timeout: transport.requestTimeout,
   };
   for (let attempt = 0; ; attempt++) {
-    const connection = transport.getConnection({ requestId: 'pool-search' }) // the id names the request in a sniff's log only;
+    // The id names the request in the log of a sniff it may start, only.
+    const connection = transport.getConnection({ requestId: 'pool-search' });
     if (connection === null) throw new errors.NoLivingConnectionsError('There are no living connections', clientAnswer(null, request, attempt));
     let answer: NodeAnswer;
     try {
@@ -58,7 +63,8 @@ export async function searchThroughPool<B>(client: Client, search: PoolSearch): 
     } catch (err) {
       client.connectionPool.markDead(connection);
       if (attempt < transport.maxRetries) continue;
-      (err as { meta?: unknown }).meta = clientAnswer(null, request, attempt);
+      // The client's own error carries the request sent, query text included: replaced.
+      (err as { meta?: unknown }).meta = clientAnswer(connection, request, attempt);
       throw err;
     }
     if (NODE_TROUBLE.has(answer.statusCode)) {
@@ -69,43 +75,62 @@ export async function searchThroughPool<B>(client: Client, search: PoolSearch): 
     }
     const body = parsed(answer);
     if (answer.statusCode >= 400) throw new errors.ResponseError(clientAnswer(connection, request, attempt, answer, body));
+    if (typeof body !== 'object' || body === null) throw unreadable('the answer is no JSON object', connection, request, attempt, answer);
     return body as B;
   }
 }
 
-/** One request to one node; a connection failure, timeout or broken body rejects. */
-function exchange(connection: Connection, request: Parameters<Connection['request']>[0]): Promise<NodeAnswer> {
+/** One request to one node; a connection failure or a timeout rejects. */
+function exchange(connection: Connection, request: Parameters<Connection['request']>[0] & { timeout: number }): Promise<NodeAnswer> {
   return new Promise((resolve, reject) => {
-    connection.request(request, (err, response) => {
-      if (err !== null || response === null) return reject(err ?? new errors.ConnectionError('no response', undefined as never));
+    let deadline: NodeJS.Timeout | undefined;
+    const settle = (err: Error | null, answer?: NodeAnswer) => {
+      clearTimeout(deadline);
+      if (err) reject(err);
+      else resolve(answer!);
+    };
+    let response: IncomingMessage | null = null;
+    const sent = connection.request(request, (err, res) => {
+      if (err !== null || res === null) return settle(err ?? new errors.ConnectionError('no response', undefined as never));
+      response = res;
       let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text }));
-      response.on('error', (e) => reject(new errors.ConnectionError(e.message, undefined as never)));
-      response.on('aborted', () => {
-        response.destroy();
-        reject(new errors.ConnectionError('Response aborted while reading the body', undefined as never));
-      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => settle(null, { statusCode: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('error', (e) => settle(new errors.ConnectionError(e.message, undefined as never)));
+      res.on('aborted', () => settle(new errors.ConnectionError('Response aborted while reading the body', undefined as never)));
     });
+    // The connection's own timeout ends when the answer's headers arrive; this one covers the
+    // body too, so a node that stalls half-way through an answer cannot hold a search for ever.
+    deadline = setTimeout(() => {
+      settle(new errors.TimeoutError('Request timed out', undefined as never));
+      (response ?? sent).destroy();
+    }, request.timeout);
   });
 }
 
-/** The body as JSON when the node says it is, as text otherwise (a proxy's error page). */
+/** The body as JSON when the node says it is, as text otherwise (a proxy's error page); undefined if broken. */
 function parsed(answer: NodeAnswer): unknown {
   if (!answer.headers['content-type']?.includes('json') || answer.text === '') return answer.text;
   try {
     return JSON.parse(answer.text);
-  } catch (err) {
-    throw new errors.DeserializationError((err as Error).message, answer.text);
+  } catch {
+    return undefined;
   }
+}
+
+/** An answer that is no search result: the client's error for it, without the text (names, phones). */
+function unreadable(message: string, connection: Connection, request: SentRequest, attempts: number, answer: NodeAnswer) {
+  const err = new errors.DeserializationError(message, undefined as never);
+  (err as { meta?: unknown }).meta = clientAnswer(connection, request, attempts, answer);
+  return err;
 }
 
 /**
  * What the client's errors carry as `meta`: its answer, with the request sent but not its body
  * (the logger and dependency-errors.ts read the status and the error type from it).
  */
-function clientAnswer(connection: Connection | null, request: { method: string; path: string; querystring: string }, attempts: number, answer?: NodeAnswer, body?: unknown) {
+function clientAnswer(connection: Connection | null, request: SentRequest, attempts: number, answer?: NodeAnswer, body?: unknown) {
   return {
     body: body ?? null,
     statusCode: answer?.statusCode ?? null,

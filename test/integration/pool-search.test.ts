@@ -2,9 +2,10 @@
 // parsed body, raises the client's own errors (which the logger and dependency-errors.ts read), and
 // keeps the client's node rules: a node that refuses or answers 503 is marked dead and the search
 // is retried on the next.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import { Client } from '@opensearch-project/opensearch';
+import t, { type Test } from 'tap';
 import { dependencyFailure } from '../../src/dependency-errors.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../../src/opensearch/client.js';
 import { searchThroughPool } from '../../src/opensearch/pool-search.js';
@@ -40,6 +41,15 @@ async function refusedPort(): Promise<number> {
   return port;
 }
 
+/** A stand-in node that answers every request with `answer`, counting them. */
+async function fakeNode(t: Test, answer: (res: ServerResponse) => void) {
+  const node = { asked: 0, url: '' };
+  const server = createServer((_req, res) => { node.asked++; answer(res); });
+  t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+  node.url = `http://127.0.0.1:${await listening(server)}`;
+  return node;
+}
+
 const deadIds = (c: OpenSearchClient) => (c.connectionPool as unknown as { dead: string[] }).dead;
 
 t.test('answers the parsed body, with the query-string parameters applied', async (t) => {
@@ -72,18 +82,13 @@ t.test('a node that refuses connections is marked dead and the search answered b
 });
 
 t.test('a node answering 503 is marked dead and the search retried on the next', async (t) => {
-  let asked = 0;
-  const busy = createServer((_req, res) => {
-    asked++;
-    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"type":"unavailable"},"status":503}');
-  });
-  t.teardown(() => new Promise((resolve) => busy.close(resolve)));
-  const c = clientWith(`http://127.0.0.1:${await listening(busy)}`);
+  const busy = await fakeNode(t, (res) => res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"type":"unavailable"},"status":503}'));
+  const c = clientWith(busy.url);
   for (let i = 0; i < 4; i++) {
     const found = await searchThroughPool<Found>(c, { index, body: sonne });
     t.equal(found.hits.total.value, 1, `search ${i + 1}`);
   }
-  t.equal(asked, 1, 'asked once, then left alone while dead');
+  t.equal(busy.asked, 1, 'asked once, then left alone while dead');
   t.equal(deadIds(c).length, 1);
 });
 
@@ -93,4 +98,30 @@ t.test('with every node refusing, the search fails as OpenSearch down', async (t
   const err = await searchThroughPool(c, { index, body: sonne }).catch((e: unknown) => e);
   t.equal((err as Error).name, 'ConnectionError');
   t.equal(dependencyFailure(err), 'down');
+});
+
+t.test('a node that stalls half-way through an answer times out, and the next node answers', async (t) => {
+  const stalled = await fakeNode(t, (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"hits":'); });
+  const c = new Client({ nodes: [stalled.url, config.OPENSEARCH_URL.split(',')[0]!], requestTimeout: 300, maxRetries: 1 });
+  clients.push(c);
+  const found = await searchThroughPool<Found>(c, { index, body: sonne });
+  t.equal(found.hits.total.value, 1);
+  t.equal(stalled.asked, 1);
+  t.equal(deadIds(c).length, 1, 'the stalled node is dead');
+
+  const alone = new Client({ node: stalled.url, requestTimeout: 300, maxRetries: 0 });
+  clients.push(alone);
+  const err = await searchThroughPool(alone, { index, body: sonne }).catch((e: unknown) => e);
+  t.equal((err as Error).name, 'TimeoutError');
+  t.equal(dependencyFailure(err), 'busy');
+});
+
+t.test('an answer that is no JSON object fails without its text in the error', async (t) => {
+  const garbled = await fakeNode(t, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hits": Sonne Apotheke +4930'));
+  const c = new Client({ node: garbled.url, maxRetries: 0 });
+  clients.push(c);
+  const err = await searchThroughPool(c, { index, body: sonne }).catch((e: unknown) => e) as Error & { meta: unknown; data?: unknown };
+  t.equal(err.name, 'DeserializationError');
+  t.type(err.meta, 'object', 'a client error the logger recognises');
+  t.notMatch(JSON.stringify({ ...err, meta: undefined }) + err.message, /Apotheke/, 'the answer\'s text is not carried');
 });
