@@ -4,6 +4,7 @@ import type { Db } from '../src/db/client.js';
 import { liveListingsAfter, versionsOf } from '../src/listings/listings-dal.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';
+import { searchThroughPool } from '../src/opensearch/pool-search.js';
 
 export interface Difference {
   listingId: number;
@@ -27,11 +28,9 @@ async function* postgresEntries(db: Db, country: string, pageSize: number): Asyn
 async function* indexEntries(client: OpenSearchClient, index: string, pageSize: number): AsyncGenerator<Entry> {
   let after: number[] | undefined;
   for (;;) {
-    const res = await client.search({
-      index,
-      body: { query: { match_all: {} }, sort: [{ lid: 'asc' }], size: pageSize, _source: ['lid', 'version'], ...(after ? { search_after: after } : {}) },
-    });
-    const hits = res.body.hits.hits as unknown as { _source: { lid: number; version: number }; sort: number[] }[];
+    const body = { query: { match_all: {} }, sort: [{ lid: 'asc' }], size: pageSize, _source: ['lid', 'version'], ...(after ? { search_after: after } : {}) };
+    const page = await searchThroughPool<{ hits: { hits: { _source: { lid: number; version: number }; sort: number[] }[] } }>(client, { index, body: JSON.stringify(body) });
+    const { hits } = page.hits;
     if (hits.length === 0) return;
     for (const hit of hits) yield { id: hit._source.lid, version: hit._source.version };
     after = hits[hits.length - 1]!.sort;

@@ -10,6 +10,7 @@ import { IANAZone } from 'luxon';
 import { defaultTimeZone } from '../config.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
+import { searchThroughPool } from '../opensearch/pool-search.js';
 import { OPEN_FIELDS } from './open-hours.js';
 
 /** More zones than any country's listings use; past it a zone would be missed, so it is generous. */
@@ -21,9 +22,11 @@ export function createOpenZones({ opensearch, names, ttlMs }: { opensearch: Open
   const pending = new Map<string, Promise<string[]>>();
 
   async function fetchZones(country: string): Promise<string[]> {
-    const body: Record<string, unknown> = { size: 0, track_total_hits: false, aggs: { zones: { terms: { field: OPEN_FIELDS.zone, size: MAX_ZONES } } } };
-    const res = await opensearch.search({ index: names.listingsAlias(country), body });
-    const buckets = (res.body as unknown as { aggregations: { zones: { buckets: { key: string }[] } } }).aggregations.zones.buckets;
+    const body = { size: 0, track_total_hits: false, aggs: { zones: { terms: { field: OPEN_FIELDS.zone, size: MAX_ZONES } } } };
+    const answer = await searchThroughPool<{ aggregations: { zones: { buckets: { key: string }[] } } }>(opensearch, {
+      index: names.listingsAlias(country), body: JSON.stringify(body),
+    });
+    const { buckets } = answer.aggregations.zones;
     // A zone this process's time-zone data does not know (written by a newer instance) cannot be
     // turned into a local time here; its listings wait for this process's update.
     const zones = [...new Set([defaultTimeZone(country), ...buckets.map((b) => b.key)])].filter((zone) => IANAZone.isValidZone(zone));
