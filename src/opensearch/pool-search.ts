@@ -8,8 +8,9 @@
 // object, compression, streams, events), so searches take a node from the client's own pool, send
 // through the client's own `Connection`, and keep its rules: the pool's node selection and
 // resurrection, a node that refuses or answers 502-504 marked dead and the search retried on the
-// next (`maxRetries`), its timeout, and failures raised as the client's own error classes, which
-// dependency-errors.ts turns into 503s.
+// next (`maxRetries`), its timeout (here over the whole answer), and failures raised as the client's
+// own error classes, which dependency-errors.ts turns into 503s. Every search the service sends
+// comes here; other requests (index set-up, the indexer's `_bulk`) still go through the client.
 import type { IncomingMessage } from 'node:http';
 import { errors, type ApiResponse, type Client } from '@opensearch-project/opensearch';
 
