@@ -199,10 +199,10 @@ Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`. O
 in ${rounds} interleaved rounds (raw, hop, floor, API, then again), each after 200 warm-up requests;
 latencies timed per request in this process (ms, p50 / p99). CPU: microseconds of the process's CPU (user + system,
 all threads, /proc) per request, API against the bare Node hop (\`bench/node-hop.ts\`). The Fastify floor
-(\`bench/fastify-floor.ts\`): the same search body through Fastify and the OpenSearch client with nothing else,
-the least the fixed stack does; floor / hop is the part of the API's ratio no code of ours can remove, and
-API / floor what the API's own work costs on top (authentication, limits, validation, query building, headers,
-metrics, reshaping the answer).
+(\`bench/fastify-floor.ts\`): the same search body through Fastify and the OpenSearch client's connection pool
+(as the API sends it, since 2026-11-27 23:30Z) with nothing else, the least the fixed stack does; floor / hop is the
+part of the API's ratio no code of ours can remove, and API / floor what the API's own work costs on top
+(authentication, limits, validation, query building, headers, metrics, reshaping the answer).
 
 | Scenario | raw | Node hop | Fastify floor | API | added p50: API − raw ≤ 2 × (hop − raw) | API p99 ≤ raw p99 + 2 | CPU µs: API / hop ≤ 1.5 | CPU µs: floor / hop | CPU µs: API / floor ≤ 1.5 | errors |
 |---|---|---|---|---|---|---|---|---|---|---|
