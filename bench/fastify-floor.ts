@@ -2,9 +2,9 @@
 // @opensearch-project/opensearch sends it and parses the answer, Fastify serialises it back. No
 // authentication, limits, validation, hooks or reshaping. Since 2026-11-27 23:30Z it sends the
 // search as the API does, through the client's connection pool (src/opensearch/pool-search.ts),
-// the least the client can do; before, through `client.search`, which costs more. bench/request-path.ts measures its CPU
-// per request beside the bare Node hop (bench/node-hop.ts) and the API: what the framework and
-// the client cost on their own, before any of the API's work.
+// the least the client can do; before, through `client.search`, which costs more.
+// bench/request-path.ts measures its CPU per request beside the bare Node hop (bench/node-hop.ts)
+// and the API: what the framework and the client cost on their own, before any of the API's work.
 import Fastify from 'fastify';
 import { createOpenSearchClient, openSearchNodes } from '../src/opensearch/client.js';
 import { searchThroughPool } from '../src/opensearch/pool-search.js';

@@ -84,14 +84,21 @@ export async function searchThroughPool<B extends object>(client: Client, search
 /** One request to one node; a connection failure or a timeout rejects. */
 function exchange(connection: Connection, request: Parameters<Connection['request']>[0] & { timeout: number }): Promise<NodeAnswer> {
   return new Promise((resolve, reject) => {
-    let deadline: NodeJS.Timeout | undefined;
+    let response: IncomingMessage | null = null;
+    let sent: ReturnType<Connection['request']> | undefined;
+    // The connection's own timeout ends when the answer's headers arrive; this one covers the
+    // body too, so a node that stalls half-way through an answer cannot hold a search for ever.
+    // Set before the request, which may fail at once (before it returns), so that its end clears it.
+    const deadline = setTimeout(() => {
+      settle(new errors.TimeoutError('Request timed out', undefined as never));
+      (response ?? sent)?.destroy();
+    }, request.timeout);
     const settle = (err: Error | null, answer?: NodeAnswer) => {
       clearTimeout(deadline);
       if (err) reject(err);
       else resolve(answer!);
     };
-    let response: IncomingMessage | null = null;
-    const sent = connection.request(request, (err, res) => {
+    sent = connection.request(request, (err, res) => {
       if (err !== null || res === null) return settle(err ?? new errors.ConnectionError('no response', undefined as never));
       response = res;
       let text = '';
@@ -101,12 +108,6 @@ function exchange(connection: Connection, request: Parameters<Connection['reques
       res.on('error', (e) => settle(new errors.ConnectionError(e.message, undefined as never)));
       res.on('aborted', () => settle(new errors.ConnectionError('Response aborted while reading the body', undefined as never)));
     });
-    // The connection's own timeout ends when the answer's headers arrive; this one covers the
-    // body too, so a node that stalls half-way through an answer cannot hold a search for ever.
-    deadline = setTimeout(() => {
-      settle(new errors.TimeoutError('Request timed out', undefined as never));
-      (response ?? sent).destroy();
-    }, request.timeout);
   });
 }
 
