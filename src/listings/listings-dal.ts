@@ -354,14 +354,38 @@ export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, s
   return created && decodeWrittenRecord(created);
 }
 
+/** The columns a write may set as it moves a listing to its next version: a delete, a claim, a suppression. */
+type NextVersionColumn = 'deletedAt' | 'claimedBy' | 'suppressed';
+
+/**
+ * One prepared statement per set of columns a version bump sets (four at most: none, or one of
+ * NextVersionColumn), named after the set, built the first time that set is written.
+ */
+const nextVersionStatements = new Map<string, (db: DbOrTx, values: Record<string, unknown>) => Promise<{ version: number }[]>>();
+
+function nextVersionStatement(columns: readonly NextVersionColumn[]) {
+  const name = ['listing_next_version', ...columns.map((c) => listings[c].name)].join('_');
+  let statement = nextVersionStatements.get(name);
+  if (!statement) {
+    statement = preparedStatement<Record<string, unknown>, { version: number }>(name, () => {
+      const assignments = columnValuePlaceholders(columns).map((c) => sql`${c.name} = ${c.value}, `);
+      return sql`
+        update ${listings} set ${sql.join(assignments)}version = version + 1, updated_at = ${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}
+        where id = ${sql.placeholder('id')}::bigint returning version`;
+    });
+    nextVersionStatements.set(name, statement);
+  }
+  return statement;
+}
+
 /**
  * Sets columns of listing `id` (none: only the version moves) and moves it to its next version, in
- * one statement; returns the new version. A workflow that writes the row anyway reports it to
- * changeListing as `movedTo`, which then moves the version of the others with no values.
+ * one prepared statement; returns the new version. A workflow that writes the row anyway reports
+ * it to changeListing as `movedTo`, which then moves the version of the others with no values.
  */
-export async function updateListingToNextVersion(tx: DbOrTx, id: number, values: Partial<NewListing> = {}): Promise<number> {
-  const [updated] = await tx.update(listings).set({ ...values, version: sql`${listings.version} + 1`, updatedAt: new Date() })
-    .where(eq(listings.id, id)).returning({ version: listings.version });
+export async function updateListingToNextVersion(tx: DbOrTx, id: number, values: Partial<Pick<NewListing, NextVersionColumn>> = {}): Promise<number> {
+  const columns = (Object.keys(values) as NextVersionColumn[]).sort();
+  const [updated] = await nextVersionStatement(columns)(tx, { ...values, id, updatedAt: new Date() });
   return updated!.version;
 }
 
