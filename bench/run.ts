@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { Client } from '@opensearch-project/opensearch';
-import { bulkLines } from '../indexer/bulk-write.js';
+import { bulkBody } from '../indexer/bulk-write.js';
 import { listingBulkAction } from '../indexer/listing-sync.js';
 import { listingIdPages } from '../indexer/reindex.js';
 import { indexLayout, loadConfig, publicUrls } from '../src/config.js';
@@ -82,7 +82,7 @@ const reindexOut = cli('reindex', country);
 const [, reindexed, reindexTime] = /reindexed (\d+) listings .* in ([\d.]+) s/.exec(reindexOut)!;
 const indexed = Number(reindexed);
 const reindexSeconds = Number(reindexTime);
-// The raw side bulks the lines the reindex sends (indexer/bulk-write.ts bulkLines): the same
+// The raw side bulks the lines the reindex sends (indexer/bulk-write.ts bulkBody): the same
 // documents, built from PostgreSQL the same way, with every field, those kept out of `_source`
 // (typo forms, listing_text) too, and the same external versions. They are written to an NDJSON
 // file first (not timed), then read from it and bulked 2 000 at a time into a fresh index with the
@@ -99,7 +99,7 @@ let exported = 0;
 for await (const ids of listingIdPages(database.db, country, 1000)) {
   const records = await loadListingRecords(database.db, ids);
   const actions = [...records.values()].map((record) => listingBulkAction(record, rawIndex, urls));
-  const lines = bulkLines(actions).map((line) => `${JSON.stringify(line)}\n`).join('');
+  const lines = bulkBody(actions);
   if (!exportStream.write(lines)) await once(exportStream, 'drain');
   exported += actions.length;
 }

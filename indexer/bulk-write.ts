@@ -2,7 +2,8 @@
 // external versions. The worker (a micro-batch of jobs) and the reindex (a page of listings) both
 // call it, so both read a response the same way.
 import type { Logger } from 'pino';
-import { takeBody, type OpenSearchClient } from '../src/opensearch/client.js';
+import type { OpenSearchClient } from '../src/opensearch/client.js';
+import { requestThroughPool } from '../src/opensearch/pool-request.js';
 
 export type BulkAction =
   | { op: 'index'; index: string; id: string; version: number; document: object }
@@ -25,14 +26,17 @@ export class BulkItemError extends Error {
 type BulkItem = Record<string, { status: number; error?: unknown }>;
 
 /**
- * The lines of a `_bulk` body, one object each: an action line with the external version, then the
- * document of an index action. The benchmark's raw `_bulk` sends the same lines (bench/run.ts).
+ * The body of a `_bulk`, as the newline-delimited JSON it is sent as: an action line with the
+ * external version, then the document of an index action. The benchmark's raw `_bulk` sends the
+ * same lines (bench/run.ts).
  */
-export function bulkLines(actions: readonly BulkAction[]): object[] {
-  return actions.flatMap((a) => {
-    const meta = { _index: a.index, _id: a.id, version: a.version, version_type: 'external' as const };
-    return a.op === 'index' ? [{ index: meta }, a.document] : [{ delete: meta }];
-  });
+export function bulkBody(actions: readonly BulkAction[]): string {
+  let text = '';
+  for (const a of actions) {
+    const meta = { _index: a.index, _id: a.id, version: a.version, version_type: 'external' };
+    text += a.op === 'index' ? `${JSON.stringify({ index: meta })}\n${JSON.stringify(a.document)}\n` : `${JSON.stringify({ delete: meta })}\n`;
+  }
+  return text;
 }
 
 /** Sends `actions` as one `_bulk`; throws only when the request as a whole fails (OpenSearch down). */
@@ -40,9 +44,13 @@ export async function writeBulk(
   opensearch: OpenSearchClient, actions: BulkAction[], logger: Logger, { requestTimeoutMs }: { requestTimeoutMs?: number } = {},
 ): Promise<BulkOutcome[]> {
   if (actions.length === 0) return [];
-  const res = await opensearch.bulk({ body: bulkLines(actions), filter_path: 'took,errors,items.*.status,items.*.error' }, requestTimeoutMs ? { requestTimeout: requestTimeoutMs } : {});
-  const answer = takeBody(res);
-  const items = answer.items as unknown as BulkItem[];
+  // Through the pool, as searches go (pool-request.ts): the client's `bulk` kept each request's
+  // scope, the documents sent included, alive until a full collection.
+  const answer = await requestThroughPool<{ took: number; items: BulkItem[] }>(opensearch, {
+    path: '/_bulk', body: bulkBody(actions), contentType: 'application/x-ndjson',
+    params: { filter_path: 'took,errors,items.*.status,items.*.error' }, timeoutMs: requestTimeoutMs,
+  });
+  const { items } = answer;
   const outcomes = actions.map((action, i): BulkOutcome => {
     const { status, error } = Object.values(items[i]!)[0]!;
     if (status < 300) return 'written';

@@ -4,7 +4,7 @@ import type { Db } from '../src/db/client.js';
 import { liveListingsAfter, versionsOf } from '../src/listings/listings-dal.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';
-import { searchThroughPool } from '../src/opensearch/pool-search.js';
+import { searchThroughPool } from '../src/opensearch/pool-request.js';
 
 export interface Difference {
   listingId: number;

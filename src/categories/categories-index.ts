@@ -3,7 +3,7 @@
 import { validationError } from '../errors.js';
 import { swapAliases } from '../opensearch/aliases.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
-import { searchThroughPool } from '../opensearch/pool-search.js';
+import { searchThroughPool } from '../opensearch/pool-request.js';
 import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
 import { fold } from '../search/fold.js';

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
-import { searchThroughPool } from '../opensearch/pool-search.js';
+import { searchThroughPool } from '../opensearch/pool-request.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { MatchCandidateResult, MatchRequest, MatchResponse } from '../schemas/match.js';
 import { MATCH_DEFAULTS } from './match-defaults.js';

@@ -15,30 +15,3 @@ export function createOpenSearchClient(url: string): Client {
 }
 
 export type { Client as OpenSearchClient };
-
-/** What the client answers a request with: its parsed body, and the request it sent. */
-interface ClientAnswer<B> {
-  body: B;
-  meta: { request: { params: { body?: unknown; bulkBody?: unknown } } };
-}
-
-/**
- * The body of an answer, detached from the answer, with the request's body let go too. The
- * client (3.9.0, `Transport.request`) gives each answer a `warnings` getter of its own, and a
- * closure over the request's whole scope (answer, body sent, socket request) stays reachable
- * through it, likely by the hidden class V8 builds for each such getter, until the next full
- * collection, and every young collection until then copies it. Searches of 40 KB answers through
- * the bare client kept 7.6 MB alive at each young collection, whose pauses took 9–10 ms; detached,
- * 0.4 MB and 2.6 ms. In the API, whose other work shares the heap, it saves less: young
- * collections took 2–8 ms less per 1 000 searches (bench/RESULTS.md, "The client's answers
- * outlived their requests"). Searches go around that method altogether (pool-search.ts); the
- * answers still read through the client, the indexer's `_bulk` ones, take their body here.
- */
-export function takeBody<B>(answer: ClientAnswer<B>): B {
-  const { body } = answer;
-  (answer as { body: B | null }).body = null;
-  const sent = answer.meta.request.params;
-  sent.body = undefined;
-  sent.bulkBody = undefined; // a _bulk's lines, which the client also keeps as `body`
-  return body;
-}

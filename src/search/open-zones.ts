@@ -10,7 +10,7 @@ import { IANAZone } from 'luxon';
 import { defaultTimeZone } from '../config.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
-import { searchThroughPool } from '../opensearch/pool-search.js';
+import { searchThroughPool } from '../opensearch/pool-request.js';
 import { OPEN_FIELDS } from './open-hours.js';
 
 /** More zones than any country's listings use; past it a zone would be missed, so it is generous. */

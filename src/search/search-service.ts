@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
-import { searchThroughPool } from '../opensearch/pool-search.js';
+import { searchThroughPool } from '../opensearch/pool-request.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import type { ListingSummary } from '../schemas/listing.js';
 import type { SolrResult, SolrResultView } from '../schemas/search.js';

@@ -1,25 +1,39 @@
-// Searches sent through the client's connection pool instead of its `Transport.request`.
+// Requests sent through the client's connection pool instead of its `Transport.request`: every
+// search the service sends, and the indexer's `_bulk`.
 //
 // `Transport.request` (client 3.9.0) gives every answer a `warnings` getter of its own, and the
 // request's whole scope stays reachable through it until the next full collection; every young
 // collection until then copies it, which grows the young generation and lengthens its pauses:
 // the one-connection tail of a search (bench/RESULTS.md, "The client's answers outlived their
-// requests"). A search needs none of what that method adds on top of the pool (serialising a body
-// object, compression, streams, events), so searches take a node from the client's own pool, send
-// through the client's own `Connection`, and keep its rules: the pool's node selection and
-// resurrection, a node that refuses or answers 502-504 marked dead and the search retried on the
-// next (`maxRetries`), its timeout (here over the whole answer), and failures raised as the client's
-// own error classes, which dependency-errors.ts turns into 503s. Every search the service sends
-// comes here; other requests (index set-up, the indexer's `_bulk`) still go through the client.
+// requests"). These requests need none of what that method adds on top of the pool (serialising a
+// body object, compression, streams, events), so they take a node from the client's own pool,
+// send through the client's own `Connection`, and keep its rules: the pool's node selection and
+// resurrection, a node that refuses, times out or answers 502-504 marked dead and the request
+// retried on the next (`maxRetries`; a `_bulk` sent twice is harmless, its external versions make
+// the second a no-op), its timeout (here over the whole answer), and failures raised as the
+// client's own error classes, which dependency-errors.ts turns into 503s. Index set-up and the
+// operators' commands still go through the client.
 import type { IncomingMessage } from 'node:http';
 import { errors, type ApiResponse, type Client } from '@opensearch-project/opensearch';
 
-export interface PoolSearch {
-  /** An index or alias. */
-  index: string;
-  /** The query, as JSON text. */
+/** A request to the cluster, its body ready as text. */
+export interface PoolRequest {
+  /** The path, its index names encoded (`/listings-de/_search`, `/_bulk`). */
+  path: string;
+  /** The body: JSON text, or newline-delimited JSON lines with `contentType` saying so. */
   body: string;
-  /** Query-string parameters of `_search` (preference, filter_path). */
+  /** Query-string parameters (preference, filter_path). */
+  params?: Record<string, string>;
+  /** `application/json` unless given. */
+  contentType?: string;
+  /** The deadline over the whole answer; the client's `requestTimeout` unless given. */
+  timeoutMs?: number;
+}
+
+/** A search: its index or alias, the query as JSON text, and the query-string parameters of `_search`. */
+export interface PoolSearch {
+  index: string;
+  body: string;
   params?: Record<string, string>;
 }
 
@@ -39,24 +53,29 @@ interface NodeAnswer {
 const NODE_TROUBLE = new Set([502, 503, 504]);
 
 /** The parsed body of a `_search` answer; a failure is one of the client's errors. */
-export async function searchThroughPool<B extends object>(client: Client, search: PoolSearch): Promise<B> {
+export function searchThroughPool<B extends object>(client: Client, search: PoolSearch): Promise<B> {
+  return requestThroughPool<B>(client, { path: `/${encodeURIComponent(search.index)}/_search`, body: search.body, params: search.params });
+}
+
+/** The parsed body of the answer to a POST of `sent`; a failure is one of the client's errors. */
+export async function requestThroughPool<B extends object>(client: Client, sent: PoolRequest): Promise<B> {
   const { transport } = client;
   const request = {
     method: 'POST',
-    path: `/${encodeURIComponent(search.index)}/_search`,
-    querystring: search.params === undefined ? '' : new URLSearchParams(search.params).toString(),
-    body: search.body,
+    path: sent.path,
+    querystring: sent.params === undefined ? '' : new URLSearchParams(sent.params).toString(),
+    body: sent.body,
     headers: {
       // The client's user-agent, and nothing that asks for a compressed answer: it is read as text.
       'user-agent': (transport as unknown as { headers: Record<string, string> }).headers['user-agent'],
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(search.body)),
+      'content-type': sent.contentType ?? 'application/json',
+      'content-length': String(Buffer.byteLength(sent.body)),
     },
-    timeout: transport.requestTimeout,
+    timeout: sent.timeoutMs ?? transport.requestTimeout,
   };
   for (let attempt = 0; ; attempt++) {
     // The id names the request in the log of a sniff it may start, only.
-    const connection = transport.getConnection({ requestId: 'pool-search' });
+    const connection = transport.getConnection({ requestId: 'pool-request' });
     if (connection === null) throw new errors.NoLivingConnectionsError('There are no living connections', clientAnswer(null, request, attempt));
     let answer: NodeAnswer;
     try {
@@ -87,7 +106,7 @@ function exchange(connection: Connection, request: Parameters<Connection['reques
     let response: IncomingMessage | null = null;
     let sent: ReturnType<Connection['request']> | undefined;
     // The connection's own timeout ends when the answer's headers arrive; this one covers the
-    // body too, so a node that stalls half-way through an answer cannot hold a search for ever.
+    // body too, so a node that stalls half-way through an answer cannot hold a request for ever.
     // Set before the request, which may fail at once (before it returns), so that its end clears it.
     const deadline = setTimeout(() => {
       settle(new errors.TimeoutError('Request timed out', undefined as never));
@@ -121,7 +140,7 @@ function parsed(answer: NodeAnswer): unknown {
   }
 }
 
-/** An answer that is no search result: the client's error for it, without the text (names, phones). */
+/** An answer that is no JSON object: the client's error for it, without the text (names, phones). */
 function unreadable(message: string, connection: Connection, request: SentRequest, attempts: number, answer: NodeAnswer) {
   const err = new errors.DeserializationError(message, undefined as never);
   (err as { meta?: unknown }).meta = clientAnswer(connection, request, attempts, answer);
@@ -130,7 +149,8 @@ function unreadable(message: string, connection: Connection, request: SentReques
 
 /**
  * What the client's errors carry as `meta`: its answer, with the request sent but not its body
- * (the logger and dependency-errors.ts read the status and the error type from it).
+ * (the logger and dependency-errors.ts read the status and the error type from it): never the
+ * query or the documents.
  */
 function clientAnswer(connection: Connection | null, request: SentRequest, attempts: number, answer?: NodeAnswer, body?: unknown) {
   return {

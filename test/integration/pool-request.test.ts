@@ -1,18 +1,18 @@
-// searchThroughPool (src/opensearch/pool-search.ts) on the real client and node: it answers the
-// parsed body, raises the client's own errors (which the logger and dependency-errors.ts read), and
-// keeps the client's node rules: a node that refuses or answers 503 is marked dead and the search
-// is retried on the next.
+// searchThroughPool and requestThroughPool (src/opensearch/pool-request.ts) on the real client and
+// node: they answer the parsed body, raise the client's own errors (which the logger and
+// dependency-errors.ts read), and keep the client's node rules: a node that refuses or answers 503
+// is marked dead and the request is retried on the next.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@opensearch-project/opensearch';
 import t, { type Test } from 'tap';
 import { dependencyFailure } from '../../src/dependency-errors.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../../src/opensearch/client.js';
-import { searchThroughPool } from '../../src/opensearch/pool-search.js';
+import { requestThroughPool, searchThroughPool } from '../../src/opensearch/pool-request.js';
 import { config, runId } from '../helper.js';
 
 const client = createOpenSearchClient(config.OPENSEARCH_URL);
-const index = `pool-search-${runId}`;
+const index = `pool-request-${runId}`;
 const clients: OpenSearchClient[] = [client];
 t.teardown(async () => {
   await client.indices.delete({ index }, { ignore: [404] });
@@ -124,4 +124,27 @@ t.test('an answer that is no JSON object fails without its text in the error', a
   t.equal(err.name, 'DeserializationError');
   t.type(err.meta, 'object', 'a client error the logger recognises');
   t.notMatch(JSON.stringify({ ...err, meta: undefined }) + err.message, /Apotheke/, 'the answer\'s text is not carried');
+});
+
+t.test('a _bulk of newline-delimited lines is written, as the indexer sends it', async (t) => {
+  const lines = `${JSON.stringify({ index: { _index: index, _id: '3', version: 7, version_type: 'external' } })}\n${JSON.stringify({ name: 'Sonne Kiosk' })}\n`;
+  const bulk = (body: string) => requestThroughPool<{ errors: boolean; items: Record<string, { status: number }>[] }>(client, {
+    path: '/_bulk', body, contentType: 'application/x-ndjson', params: { refresh: 'true', filter_path: 'errors,items.*.status' },
+  });
+  t.same(await bulk(lines), { errors: false, items: [{ index: { status: 201 } }] });
+  const found = await searchThroughPool<Found>(client, { index, body: JSON.stringify({ query: { match: { name: 'kiosk' } } }) });
+  t.same(found.hits.hits.map((h) => h._id), ['3'], 'searchable');
+  t.same(await bulk(lines), { errors: true, items: [{ index: { status: 409 } }] }, 'the same version again is refused as stale');
+});
+
+t.test('a request\'s own deadline replaces the client\'s, and its error carries no body', async (t) => {
+  const stalled = await fakeNode(t, (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"took":'); });
+  const c = new Client({ node: stalled.url, requestTimeout: 30_000, maxRetries: 0 });
+  clients.push(c);
+  const started = Date.now();
+  const err = await requestThroughPool(c, { path: '/_bulk', body: '{"index":{"_index":"x"}}\n{"name":"Sonne Kiosk"}\n', contentType: 'application/x-ndjson', timeoutMs: 200 })
+    .catch((e: unknown) => e) as Error & { meta: unknown };
+  t.equal(err.name, 'TimeoutError');
+  t.ok(Date.now() - started < 10_000, 'within the request\'s deadline, not the client\'s 30 s');
+  t.notMatch(JSON.stringify(err.meta), /Kiosk/, 'the documents sent are not carried');
 });
