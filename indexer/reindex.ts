@@ -72,9 +72,10 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
 
 /** Live listing ids of a country in id order, a page at a time (keyset pagination). */
 /**
- * How long one page's bulk request may take before the reindex fails (and can be run again). A page
- * is megabytes: on a busy node it can take longer than the client's 10 s default, and a retry after
- * a timeout only adds the same work again.
+ * How long one page's bulk request may take before it is tried once more on the next node (the
+ * client's rule, for a node lost mid-reindex) and then the reindex fails (and can be run again). A
+ * page is megabytes: on a busy node it can take longer than the client's 10 s default, and a retry
+ * after a timeout only adds the same work again, so the deadline is generous.
  */
 const REINDEX_BULK_TIMEOUT_MS = 120_000;
 

@@ -358,8 +358,8 @@ export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, s
 type NextVersionColumn = 'deletedAt' | 'claimedBy' | 'suppressed';
 
 /**
- * One prepared statement per set of columns a version bump sets (four at most: none, or one of
- * NextVersionColumn), named after the set, built the first time that set is written.
+ * One prepared statement per set of columns a version bump sets, named after the set and built the
+ * first time that set is written. The callers use four: none, or one of NextVersionColumn.
  */
 const nextVersionStatements = new Map<string, (db: DbOrTx, values: Record<string, unknown>) => Promise<{ version: number }[]>>();
 

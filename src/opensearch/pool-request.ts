@@ -9,10 +9,11 @@
 // body object, compression, streams, events), so they take a node from the client's own pool,
 // send through the client's own `Connection`, and keep its rules: the pool's node selection and
 // resurrection, a node that refuses, times out or answers 502-504 marked dead and the request
-// retried on the next (`maxRetries`; a `_bulk` sent twice is harmless, its external versions make
-// the second a no-op), its timeout (here over the whole answer), and failures raised as the
-// client's own error classes, which dependency-errors.ts turns into 503s. Index set-up and the
-// operators' commands still go through the client.
+// retried on the next (`maxRetries`; a `_bulk` sent twice writes nothing twice, its external
+// versions refuse the second: the actions the first had written answer 409, counted stale), its
+// timeout (here over the whole answer), and failures raised as the client's own error classes,
+// which dependency-errors.ts turns into 503s. Index set-up and the operators' commands still go
+// through the client.
 import type { IncomingMessage } from 'node:http';
 import { errors, type ApiResponse, type Client } from '@opensearch-project/opensearch';
 
@@ -31,11 +32,7 @@ export interface PoolRequest {
 }
 
 /** A search: its index or alias, the query as JSON text, and the query-string parameters of `_search`. */
-export interface PoolSearch {
-  index: string;
-  body: string;
-  params?: Record<string, string>;
-}
+export type PoolSearch = { index: string } & Pick<PoolRequest, 'body' | 'params'>;
 
 type Connection = NonNullable<ReturnType<Client['transport']['getConnection']>>;
 

@@ -148,3 +148,12 @@ t.test('a request\'s own deadline replaces the client\'s, and its error carries 
   t.ok(Date.now() - started < 10_000, 'within the request\'s deadline, not the client\'s 30 s');
   t.notMatch(JSON.stringify(err.meta), /Kiosk/, 'the documents sent are not carried');
 });
+
+t.test('a _bulk refused as a whole is the client\'s ResponseError, without the documents sent', async (t) => {
+  const err = await requestThroughPool(client, { path: '/_bulk', body: `${JSON.stringify({ name: 'Sonne Kiosk' })}\n`, contentType: 'application/x-ndjson' })
+    .catch((e: unknown) => e) as Error & { meta: { statusCode: number; meta: { request: unknown } } };
+  t.equal(err.name, 'ResponseError');
+  t.equal(err.meta.statusCode, 400);
+  t.match(err.meta.meta.request, { params: { method: 'POST', path: '/_bulk' } }, 'the request is named');
+  t.notMatch(JSON.stringify(err.meta.meta.request), /Kiosk/, 'but its documents are not carried');
+});
