@@ -70,7 +70,6 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
   return failed;
 }
 
-/** Live listing ids of a country in id order, a page at a time (keyset pagination). */
 /**
  * How long one page's bulk request may take before it is tried once more on the next node (the
  * client's rule, for a node lost mid-reindex) and then the reindex fails (and can be run again). A
@@ -79,6 +78,7 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
  */
 const REINDEX_BULK_TIMEOUT_MS = 120_000;
 
+/** Live listing ids of a country in id order, a page at a time (keyset pagination). */
 export async function* listingIdPages(db: Db, country: string, pageSize: number): AsyncGenerator<number[]> {
   let last = 0;
   for (;;) {

@@ -36,7 +36,7 @@ export type PoolSearch = { index: string } & Pick<PoolRequest, 'body' | 'params'
 
 type Connection = NonNullable<ReturnType<Client['transport']['getConnection']>>;
 
-/** What the errors tell of the request sent: never its body, the query. */
+/** What the errors tell of the request sent: never its body (a query, or a `_bulk`'s documents). */
 type SentRequest = { method: string; path: string; querystring: string };
 
 /** What one node answered: its status, headers and body text. */
