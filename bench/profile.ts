@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { processNodeFlags } from '../src/project-paths.js';
+import { processNodeFlags } from '../src/platform/project-paths.js';
 import { apiUrl, benchRequests, load, QUICK, startBenchService } from './service.js';
 
 const secondsArg = process.argv.indexOf('--seconds');

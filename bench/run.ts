@@ -14,9 +14,9 @@ import { Client } from '@opensearch-project/opensearch';
 import { bulkBody } from '../indexer/bulk-write.js';
 import { listingBulkAction } from '../indexer/listing-sync.js';
 import { listingIdPages } from '../indexer/reindex.js';
-import { indexLayout, loadConfig, publicUrls } from '../src/config.js';
+import { indexLayout, loadConfig, publicUrls } from '../src/platform/config.js';
 import { createDatabase } from '../src/db/client.js';
-import { loadListingRecords } from '../src/listings/listings-dal.js';
+import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { fold } from '../src/search/fold.js';
 import {
@@ -97,7 +97,7 @@ const database = createDatabase(config.DATABASE_URL, 4);
 const urls = publicUrls(config);
 let exported = 0;
 for await (const ids of listingIdPages(database.db, country, 1000)) {
-  const records = await loadListingRecords(database.db, ids);
+  const records = await loadListingsForIndex(database.db, ids);
   const actions = [...records.values()].map((record) => listingBulkAction(record, rawIndex, urls));
   const lines = bulkBody(actions);
   if (!exportStream.write(lines)) await once(exportStream, 'drain');

@@ -8,9 +8,9 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { DateTime } from 'luxon';
 import pg from 'pg';
-import { defaultTimeZone } from '../src/config.js';
+import { defaultTimeZone } from '../src/platform/config.js';
 import { openSearchNodes } from '../src/opensearch/client.js';
-import { processNodeFlags } from '../src/project-paths.js';
+import { processNodeFlags } from '../src/platform/project-paths.js';
 import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds } from './proc.js';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
 

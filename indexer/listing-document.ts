@@ -1,7 +1,7 @@
 // Builds the OpenSearch document of a listing: pure, so that the whole document is tested against
 // a fixture. Searchable fields are folded here with the same `fold` the queries use.
 import { toListing, type Listing, type PublicUrls } from '../src/listings/listing-view.js';
-import type { ListingRecord } from '../src/listings/listings-dal.js';
+import type { ListingForIndex } from '../src/listings/listing-records.js';
 import { splitAddress } from '../src/listings/split-address.js';
 import type { SolrResultView } from '../src/schemas/search.js';
 import { fold } from '../src/search/fold.js';
@@ -18,7 +18,7 @@ export interface ListingDocumentInput {
   boost: number;
   version: number;
   updatedAt: Date;
-  /** Of the listing's `website` reviews only (listings-dal.ts). */
+  /** Of the listing's `website` reviews only (src/listings/listing-records.ts). */
   rating?: { mean: number; count: number } | undefined;
 }
 
@@ -100,7 +100,7 @@ export function buildListingDocument(input: ListingDocumentInput) {
 }
 
 /** The document of a stored listing, as the indexer and the reindex both build it. */
-export function listingDocumentOf(record: ListingRecord, urls: PublicUrls) {
+export function listingDocumentOf(record: ListingForIndex, urls: PublicUrls) {
   const { row } = record;
   return buildListingDocument({
     listing: toListing(record, urls),

@@ -8,8 +8,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import type { PublicUrls } from '../src/listings/listing-view.js';
-import { loadListingRecords, type ListingRecord } from '../src/listings/listings-dal.js';
-import type { Metrics } from '../src/metrics.js';
+import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
+import { type ListingForIndex } from '../src/listings/listing-records.js';
+import type { Metrics } from '../src/platform/metrics.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';
 import type { SyncListingJob } from '../src/outbox/jobs.js';
@@ -33,7 +34,7 @@ export interface SyncDeps {
 }
 
 /** The bulk action that brings the document of a stored listing to its state: index it, or delete a soft-deleted one. */
-export function listingBulkAction(record: ListingRecord, index: string, urls: PublicUrls): BulkAction {
+export function listingBulkAction(record: ListingForIndex, index: string, urls: PublicUrls): BulkAction {
   const { row } = record;
   const target = { index, id: documentId(row.country, row.id), version: row.version };
   return row.deletedAt ? { op: 'delete', ...target } : { op: 'index', ...target, document: listingDocumentOf(record, urls) };
@@ -43,7 +44,7 @@ export function listingBulkAction(record: ListingRecord, index: string, urls: Pu
 async function syncBatch({ db, opensearch, names, urls, logger, metrics }: SyncDeps, jobs: SyncListingJob[]): Promise<(SyncOutcome | Error)[]> {
   // Two jobs of one listing (two versions) sync it once: its current row is the newest version.
   const ids = [...new Set(jobs.map((job) => job.listingId))];
-  const records = await loadListingRecords(db, ids);
+  const records = await loadListingsForIndex(db, ids);
   const found = ids.filter((id) => records.has(id)).map((id) => records.get(id)!);
   const written = await writeBulk(opensearch, found.map((r) => listingBulkAction(r, names.listingsAlias(r.row.country), urls)), logger);
   if (found.length) metrics?.indexBulkItems.observe(found.length);

@@ -4,12 +4,12 @@
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
-import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookTargetPolicy } from '../src/config.js';
+import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookTargetPolicy } from '../src/platform/config.js';
 import { createDatabase } from '../src/db/client.js';
-import { failingDependencies } from '../src/health.js';
-import { createLogger } from '../src/logger.js';
+import { failingDependencies } from '../src/platform/health.js';
+import { createLogger } from '../src/platform/logger.js';
 import { createMediaStore } from '../src/media/create-media-store.js';
-import { createMetrics } from '../src/metrics.js';
+import { createMetrics } from '../src/platform/metrics.js';
 import { createOpenSearchClient } from '../src/opensearch/client.js';
 import { indexNames } from '../src/opensearch/index-definitions.js';
 import { ensureListingsIndices } from '../src/opensearch/index-setup.js';

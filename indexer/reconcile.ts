@@ -1,7 +1,7 @@
 // Compares what PostgreSQL holds (live listings and their versions) with what the index holds,
 // streaming both in id order, so it runs in constant memory over millions of listings.
 import type { Db } from '../src/db/client.js';
-import { liveListingsAfter, versionsOf } from '../src/listings/listings-dal.js';
+import { liveListingVersionsAfter, versionsOf } from '../src/listings/listing-reads-dal.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';
 import { searchThroughPool } from '../src/opensearch/pool-request.js';
@@ -18,7 +18,7 @@ type Entry = { id: number; version: number };
 async function* postgresEntries(db: Db, country: string, pageSize: number): AsyncGenerator<Entry> {
   let last = 0;
   for (;;) {
-    const rows = await liveListingsAfter(db, country, last, pageSize);
+    const rows = await liveListingVersionsAfter(db, country, last, pageSize);
     if (rows.length === 0) return;
     yield* rows;
     last = rows[rows.length - 1]!.id;

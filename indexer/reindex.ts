@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import type { PublicUrls } from '../src/listings/listing-view.js';
-import { countLiveListings, liveListingIdsAfter, loadListingRecords } from '../src/listings/listings-dal.js';
+import { countLiveListings, liveListingIdsAfter, loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
 import { swapAliases } from '../src/opensearch/aliases.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import { listingsIndexDefinition, type IndexLayout, type IndexNames } from '../src/opensearch/index-definitions.js';
@@ -91,7 +91,7 @@ export async function* listingIdPages(db: Db, country: string, pageSize: number)
 
 /** Bulk-indexes one page of listings into `index`; returns the number of documents written. */
 async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promise<number> {
-  const records = await loadListingRecords(deps.db, ids);
+  const records = await loadListingsForIndex(deps.db, ids);
   // A listing deleted since its id was read becomes a delete (a tombstone with its version).
   const outcomes = await writeBulk(deps.opensearch, [...records.values()].map((record) => listingBulkAction(record, index, deps.urls)), deps.logger, { requestTimeoutMs: REINDEX_BULK_TIMEOUT_MS });
   const failed = outcomes.find((outcome) => outcome instanceof BulkItemError); // `stale`: a newer version is already there

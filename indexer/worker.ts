@@ -1,7 +1,8 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { dependencyOf, type Metrics } from '../src/metrics.js';
+import { dependencyOf } from '../src/platform/dependency-errors.js';
+import type { Metrics } from '../src/platform/metrics.js';
 import { INDEX_QUEUE, parseSyncListingJob } from '../src/outbox/jobs.js';
 import type { SyncListing } from './listing-sync.js';
 

@@ -1,9 +1,9 @@
 // The API process: config → logger → deps → app → listen; closes gracefully on SIGTERM/SIGINT.
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { createApiDeps } from './deps.js';
-import { createLogger } from './logger.js';
+import { buildApp } from './http/app.js';
+import { loadConfig } from './platform/config.js';
+import { createApiDeps } from './http/deps.js';
+import { createLogger } from './platform/logger.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'api');

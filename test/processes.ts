@@ -2,7 +2,7 @@
 // own: shutdown, fault injection and the HTTP fuzz run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { processNodeFlags } from '../src/project-paths.js';
+import { processNodeFlags } from '../src/platform/project-paths.js';
 import { eventually } from './helper.js';
 
 export interface Proc {

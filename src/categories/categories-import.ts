@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Db } from '../db/client.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexLayout, IndexNames } from '../opensearch/index-definitions.js';
-import { projectPath } from '../project-paths.js';
+import { projectPath } from '../platform/project-paths.js';
 import { upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
 

@@ -1,6 +1,6 @@
 // The categories index: rebuilt whole on every import (a new index, then an atomic alias swap,
 // so lookups never see a half-loaded taxonomy) and queried by GET /:country/categories.
-import { validationError } from '../errors.js';
+import { validationError } from '../platform/errors.js';
 import { swapAliases } from '../opensearch/aliases.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';

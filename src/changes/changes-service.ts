@@ -1,7 +1,7 @@
 // The change feed (docs/contract.md §14): pages of one country's changes in feed order, for a
 // caller who sees only the changes it may see, behind an opaque cursor.
 import type { Db } from '../db/client.js';
-import { AppError, validationError } from '../errors.js';
+import { AppError, validationError } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ChangeKind } from './change-kinds.js';
 import { feedWindow, hasPendingChanges, purgedThroughOf, readCountryChangesAfter, sequencePendingChanges, type ChangeRow } from './changes-dal.js';

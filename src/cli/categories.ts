@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { importCategories } from '../categories/categories-import.js';
 import { indexNames } from '../opensearch/index-definitions.js';
-import { indexLayout } from '../config.js';
+import { indexLayout } from '../platform/config.js';
 import { config, withSearchStack } from './context.js';
 
 export function registerCategories(program: Command): void {

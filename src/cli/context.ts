@@ -3,9 +3,9 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reindexCountry } from '../../indexer/reindex.js';
-import { indexLayout, loadConfig, publicUrls } from '../config.js';
+import { indexLayout, loadConfig, publicUrls } from '../platform/config.js';
 import { createDatabase } from '../db/client.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../platform/logger.js';
 import { createOpenSearchClient } from '../opensearch/client.js';
 import { indexNames } from '../opensearch/index-definitions.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { dropListingsIndices, ensureListingsIndices } from '../opensearch/index-setup.js';
-import { indexLayout } from '../config.js';
+import { indexLayout } from '../platform/config.js';
 import { config, withOpenSearch } from './context.js';
 
 export function registerIndices(program: Command): void {

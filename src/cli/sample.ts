@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { publicUrls } from '../config.js';
+import { publicUrls } from '../platform/config.js';
 import { createListingWrites } from '../listings/change-listing.js';
 import { createListingsService } from '../listings/listings-service.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../platform/logger.js';
 import { createPublisher } from '../outbox/publisher.js';
 import { createIndexQueue } from '../outbox/queue.js';
 import { createPartnersService } from '../partners/partners-service.js';
-import { projectPath } from '../project-paths.js';
+import { projectPath } from '../platform/project-paths.js';
 import { SAMPLE_LISTINGS } from '../sample/sample-data.js';
 import { config, withDatabase } from './context.js';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { importCategories } from '../categories/categories-import.js';
-import { indexLayout } from '../config.js';
+import { indexLayout } from '../platform/config.js';
 import { runMigrations } from '../db/client.js';
-import { countLiveListings } from '../listings/listings-dal.js';
+import { countLiveListings } from '../listings/listing-reads-dal.js';
 import { indexNames } from '../opensearch/index-definitions.js';
 import { applyReplicas, ensureListingsIndices, listingsIndicesToRebuild } from '../opensearch/index-setup.js';
 import { config, reindexWithProgress, withSearchStack } from './context.js';

@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { projectPath } from '../project-paths.js';
+import { projectPath } from '../platform/project-paths.js';
 import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -31,7 +31,7 @@ export interface DatabaseTimeouts {
  */
 export function createDatabase(url: string, poolSize = 10, timeouts?: DatabaseTimeouts): Database {
   // No JIT: our queries are short, and PostgreSQL compiled the listing read (cost inflated by its
-  // correlated subqueries) for about a second per call; measured, see listings-dal.ts.
+  // correlated subqueries) for about a second per call; see src/listings/listing-records.ts.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,

@@ -68,7 +68,7 @@ export const listings = pgTable('listings', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   // Opening hours beyond the week (docs/contract.md §18). Existing rows need no backfill: no
   // special days, not closed, and a null zone that reads as the country's default
-  // (COUNTRY_TIME_ZONES in src/config.ts), so a changed default reaches every listing that named none.
+  // (COUNTRY_TIME_ZONES in src/platform/config.ts), so a changed default reaches every listing that named none.
   specialHours: jsonb('special_hours').$type<StoredSpecialDay[]>().notNull().default(sql`'[]'::jsonb`),
   temporarilyClosed: jsonb('temporarily_closed').$type<StoredClosure | null>(),
   timeZone: text('time_zone'),

@@ -10,11 +10,13 @@ import type { ChangeKind } from '../changes/change-kinds.js';
 import { recordChange } from '../changes/changes-dal.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, forbidden, notFound } from '../platform/errors.js';
 import type { SyncListingJob } from '../outbox/jobs.js';
 import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findLiveListing, lockLiveListing, updateListingToNextVersion, type ListingRow } from './listings-dal.js';
+import { findLiveListing } from './listing-reads-dal.js';
+import { type ListingRow } from './listing-records.js';
+import { lockLiveListing, updateListingToNextVersion } from './listing-writes-dal.js';
 import { isClaimedByOther } from './ownership.js';
 
 /**

@@ -3,7 +3,7 @@
 // changes nothing and records nothing.
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingWrites } from './change-listing.js';
-import { updateListingToNextVersion } from './listings-dal.js';
+import { updateListingToNextVersion } from './listing-writes-dal.js';
 import { setMapping } from './mappings-service.js';
 
 export function createClaimsService({ writes }: { writes: Pick<ListingWrites, 'changeListing'> }) {

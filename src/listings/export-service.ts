@@ -14,7 +14,8 @@ import type { Db, DbOrTx } from '../db/client.js';
 import * as schema from '../db/schema.js';
 import type { Caller } from '../partners/partners-service.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
-import { liveListingIdsAfter, loadListedRecords, type ListedRecord } from './listings-dal.js';
+import { liveListingIdsAfter, loadListingsForView } from './listing-reads-dal.js';
+import { type ListingForView } from './listing-records.js';
 
 export type ExportScope = 'all' | 'claimed';
 
@@ -31,7 +32,7 @@ interface Deps {
  * The listing as GET renders it; in scope `all` without `contact` unless the caller claims the
  * listing (a bulk copy of every contact person is not what a partner needs). Admins get it all.
  */
-function exportedListing(record: ListedRecord, caller: Caller, urls: PublicUrls): Partial<Listing> {
+function exportedListing(record: ListingForView, caller: Caller, urls: PublicUrls): Partial<Listing> {
   const listing = toListing(record, urls);
   if (caller.role === 'admin' || record.row.claimedBy === caller.partnerId) return listing;
   const { contact: _withheld, ...withoutContact } = listing;
@@ -45,7 +46,7 @@ export function createExportService({ db, pool, urls }: Deps) {
     for (let last = 0; ;) {
       const ids = await liveListingIdsAfter(tx, country, last, BATCH, claimedBy);
       if (ids.length === 0) break;
-      const records = await loadListedRecords(tx, ids);
+      const records = await loadListingsForView(tx, ids);
       // One chunk a batch: few writes, and at most about one batch in memory at a time.
       yield ids.map((id) => `${JSON.stringify(exportedListing(records.get(id)!, caller, urls))}\n`).join('');
       count += ids.length;

@@ -1,6 +1,6 @@
 // Opening hours: accepted as HH:MM or HH:MM:SS, returned as HH:MM:SS for all seven days, sorted
 // by start (docs/contract.md §4). Pure, so the rules are unit-tested without a database.
-import type { Interval, StoredHours } from './listings-dal.js';
+import type { Interval, StoredHours } from './listing-records.js';
 
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 

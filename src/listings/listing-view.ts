@@ -1,9 +1,9 @@
 // Turns a stored listing into the Listing of the public API (docs/listings-api.md "Listing").
 import type { Image, Listing } from '../schemas/listing.js';
 import { mediaFileName, mediaUrl } from '../media/media-store.js';
-import type { ListedRecord, StoredImage } from './listings-dal.js';
+import type { ListingForView, StoredImage } from './listing-records.js';
 import { DAYS } from './hours.js';
-import { defaultTimeZone } from '../config.js';
+import { defaultTimeZone } from '../platform/config.js';
 
 export type { Image, Listing };
 
@@ -27,7 +27,7 @@ export function toImage(image: StoredImage, mediaBaseUrl: string): Image {
 }
 
 /** The Listing; `withImages: false` for the create response, which has no images (docs/listings-api.md). */
-export function toListing(record: ListedRecord, urls: PublicUrls, { withImages = true } = {}): Listing {
+export function toListing(record: ListingForView, urls: PublicUrls, { withImages = true } = {}): Listing {
   const { row } = record;
   return {
     id: String(row.id),

@@ -3,15 +3,15 @@
 // (read-your-writes, docs/contract.md §12).
 import type { Db } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
-import { conflict, notFound, validationError } from '../errors.js';
+import { conflict, notFound, validationError } from '../platform/errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
-import {
-  clearSubObjects, deleteMappingsOf, insertCreatedListing, prepareListedRecordRead, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects,
-} from './listings-dal.js';
+import { prepareListingForViewRead } from './listing-reads-dal.js';
+import { clearSubObjects, insertCreatedListing, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects } from './listing-writes-dal.js';
+import { deleteMappingsOf } from './mappings-dal.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
 
@@ -55,11 +55,11 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
 }
 
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
-  const loadListedRecord = prepareListedRecordRead(db);
+  const loadListingForView = prepareListingForViewRead(db);
 
   /** Reads on the database itself, after any transaction committed: what a new request would see. */
   async function readOrThrow(country: string, id: number): Promise<Listing> {
-    const record = await loadListedRecord(id);
+    const record = await loadListingForView(id);
     if (!record || record.row.country !== country || record.row.deletedAt) throw notFound(`listing ${id}`);
     return toListing(record, urls);
   }

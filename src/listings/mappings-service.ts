@@ -1,9 +1,9 @@
 // A partner's own listing ids (docs/contract.md §10): only the caller's mappings, `*` wildcard;
 // and the rule every write that carries a source_id follows.
 import type { Db, DbOrTx } from '../db/client.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';
-import { findMappedListing, findMappings, replaceMapping } from './listings-dal.js';
+import { findMappedListing, findMappings, replaceMapping } from './mappings-dal.js';
 import type { Mapping, MappingsPage } from '../schemas/workflows.js';
 
 export const MAX_MAPPINGS = 1000;

@@ -2,11 +2,12 @@
 // no version and write no outbox event (change-listing.ts, movesVersion); they still hold the
 // listing row like every other write and appear in the change feed.
 import type { Db } from '../db/client.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { Offer } from '../schemas/workflows.js';
 import type { ListingWrites } from './change-listing.js';
-import { deleteOffer, findLiveListing, findOffer, upsertOffer } from './listings-dal.js';
+import { findLiveListing } from './listing-reads-dal.js';
+import { deleteOffer, findOffer, upsertOffer } from './offers-dal.js';
 
 export function createOffersService({ db, writes }: { db: Db; writes: Pick<ListingWrites, 'changeListing'> }) {
   return {

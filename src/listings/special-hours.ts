@@ -2,7 +2,7 @@
 // listing's time zone. Pure, so the rules are unit-tested without a database; intervals follow the
 // weekly hours' rules through the same function (hours.ts).
 import { IANAZone } from 'luxon';
-import type { Interval, StoredClosure, StoredSpecialDay } from './listings-dal.js';
+import type { Interval, StoredClosure, StoredSpecialDay } from './listing-records.js';
 import { normaliseIntervals } from './hours.js';
 
 export const MAX_SPECIAL_DAYS = 100;

@@ -1,6 +1,6 @@
 // Checks of docs/contract.md §4 that a JSON schema cannot express. Pure: the caller looks up what
 // exists (categories of the country, ids of the listing's sub-objects) and passes it in.
-import type { StoredHours, StoredSpecialDay } from './listings-dal.js';
+import type { StoredHours, StoredSpecialDay } from './listing-records.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { normaliseHours } from './hours.js';
 import { closureErrors, normaliseSpecialHours, normaliseTimeZone } from './special-hours.js';

@@ -1,6 +1,6 @@
 // Checks the rules of a match request that span fields (docs/contract.md §17), every failed check
 // reported, and turns the request into what the candidate search and the model compare.
-import { validationError } from '../errors.js';
+import { validationError } from '../platform/errors.js';
 import { splitAddress } from '../listings/split-address.js';
 import type { MatchRequest } from '../schemas/match.js';
 import { searchWords } from '../search/words.js';

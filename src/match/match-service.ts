@@ -3,7 +3,7 @@
 // PostgreSQL: the index already holds every field the model compares, and a second round trip
 // would cost more than loading 25 filtered sources (README "Match before you create").
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';

@@ -1,6 +1,6 @@
 // The media store the configuration names; the API writes and serves files through it, the
 // indexer's housekeeping removes them, so both processes must build the same one.
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import { createLocalMediaStore } from './local-media-store.js';
 import type { MediaStore } from './media-store.js';
 

@@ -3,10 +3,10 @@
 // transaction so that no listing lock is held during the write, and removed only by the deferred
 // clean-up (media-cleanup.ts).
 import type { Db, DbOrTx } from '../db/client.js';
-import { AppError, conflict, notFound, validationError } from '../errors.js';
+import { AppError, conflict, notFound, validationError } from '../platform/errors.js';
 import type { ListingWrites } from '../listings/change-listing.js';
 import { toImage, type Image } from '../listings/listing-view.js';
-import { findLiveListing } from '../listings/listings-dal.js';
+import { findLiveListing } from '../listings/listing-reads-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ImageInput, ImagesPage } from '../schemas/media.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';

@@ -2,7 +2,7 @@
 // holds the version of the listing documents they receive.
 import { readFileSync } from 'node:fs';
 import type { Client } from '@opensearch-project/opensearch';
-import { projectPath } from '../project-paths.js';
+import { projectPath } from '../platform/project-paths.js';
 
 export type IndexDefinition = NonNullable<Parameters<Client['indices']['create']>[0]['body']>;
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { generateApiKey, hashApiKey, sameHash } from './api-keys.js';
 import { findPartnerByKeyHash, insertPartnerWithKey, listPartners, revokePartnerAndKeys, type Role } from './keys-dal.js';
-import { createBoundedCache } from '../bounded-cache.js';
+import { createBoundedCache } from '../platform/bounded-cache.js';
 
 export type { Role };
 export interface Caller {

@@ -1,7 +1,7 @@
 // Authentication (docs/contract.md §2) for every partner route, and the country check (§1) for
 // every /:country route.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound } from '../platform/errors.js';
 import { bearerToken } from '../partners/api-keys.js';
 import type { KeyHolder, PartnersService } from '../partners/partners-service.js';
 

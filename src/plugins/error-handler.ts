@@ -2,8 +2,8 @@
 // status of docs/contract.md §11, including the framework's own errors. 5xx bodies say nothing
 // about internals.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../dependency-errors.js';
-import { AppError, STATUS_OF, type ErrorType } from '../errors.js';
+import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../platform/dependency-errors.js';
+import { AppError, STATUS_OF, type ErrorType } from '../platform/errors.js';
 import { formatValidationErrors } from './validation.js';
 
 const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(

@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 
 /** Fastify's `clientErrorHandler`: the socket is all there is, so the answer is written by hand. */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { conflict, validationError } from '../errors.js';
+import { conflict, validationError } from '../platform/errors.js';
 import { createIdempotencyDal, type KeyLease } from '../idempotency/idempotency-dal.js';
 import { isLargeBody } from './large-body-gate.js';
 

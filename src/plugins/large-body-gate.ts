@@ -5,7 +5,7 @@
 // neither a client without a key nor a slow client can keep partners' uploads waiting.
 import { finished, PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 
 /** A counting semaphore: `acquire` resolves when one of `size` slots is free. */
 export function createSlots(size: number) {

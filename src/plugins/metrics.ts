@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { dependencyOf, type Metrics } from '../metrics.js';
+import { dependencyOf } from '../platform/dependency-errors.js';
+import type { Metrics } from '../platform/metrics.js';
 import { PUBLIC_ROUTE } from './openapi.js';
 
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {

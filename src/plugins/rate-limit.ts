@@ -4,7 +4,7 @@
 // Redis and announced on every answer (RateLimit-* headers).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 import { clientNetwork } from '../rate-limit/client-network.js';
 import { createLocalWindowCounter, createWindowCounter, type WindowCount } from '../rate-limit/window-counter.js';
 

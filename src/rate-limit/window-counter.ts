@@ -5,7 +5,7 @@
 // what the other instances admitted within one sync interval. While Redis fails, each instance
 // goes on counting alone: the limit stays on, per instance.
 import type { Redis } from 'ioredis';
-import { createBoundedCache } from '../bounded-cache.js';
+import { createBoundedCache } from '../platform/bounded-cache.js';
 
 export interface WindowCount {
   /** Requests in the current window, this one included. */

@@ -4,9 +4,9 @@
 // same reason a partner review's change-feed entry is visible only to its author (and admins).
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbOrTx } from '../db/client.js';
-import { conflict, forbidden, notFound, validationError } from '../errors.js';
+import { conflict, forbidden, notFound, validationError } from '../platform/errors.js';
 import type { ListingWrites } from '../listings/change-listing.js';
-import { findLiveListing } from '../listings/listings-dal.js';
+import { findLiveListing } from '../listings/listing-reads-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
 import {

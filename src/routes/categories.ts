@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { CategoriesService } from '../categories/categories-service.js';
-import { existingId } from '../ids.js';
+import { existingId } from '../http/ids.js';
 import { errorResponses, ListingParamsSchema } from '../schemas/common.js';
 import { CategoriesQuerySchema, CategoriesResponseSchema } from '../schemas/search.js';
 

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { acceptsGzip } from '../accept-encoding.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
 import type { ExportService } from '../listings/export-service.js';
 import { createSlots } from '../plugins/large-body-gate.js';
 import { ExportBodySchema, ExportQuerySchema } from '../schemas/changes.js';

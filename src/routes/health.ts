@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { failingDependencies, type HealthDeps } from '../health.js';
+import { failingDependencies, type HealthDeps } from '../platform/health.js';
 import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { ErrorSchema } from '../schemas/common.js';
 

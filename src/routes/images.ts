@@ -6,7 +6,7 @@ import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ImageSchema } from '../schemas/listing.js';
 import { ImageCreateSchema, ImageParamsSchema, ImagesResponseSchema, ImageUpdateSchema } from '../schemas/media.js';
-import { existingId } from '../ids.js';
+import { existingId } from '../http/ids.js';
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
   // The endpoint index spells the path /image, the detailed description /images: both work alike.

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ListingsService } from '../listings/listings-service.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ListingInputSchema, ListingSchema } from '../schemas/listing.js';
-import { existingId } from '../ids.js';
+import { existingId } from '../http/ids.js';
 
 export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsService }> = async (app, { listings }) => {
   app.post('/listings', {

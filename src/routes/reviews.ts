@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ReviewsService } from '../reviews/reviews-service.js';
 import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
 import { ReviewInputSchema, ReviewParamsSchema, ReviewSchema } from '../schemas/review.js';
-import { existingId } from '../ids.js';
+import { existingId } from '../http/ids.js';
 
 export const reviewRoutes: FastifyPluginAsyncTypebox<{ reviews: ReviewsService }> = async (app, { reviews }) => {
   app.get('/listings/:id/reviews', {

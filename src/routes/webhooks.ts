@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { existingId } from '../ids.js';
+import { existingId } from '../http/ids.js';
 import { errorResponses, NoContent } from '../schemas/common.js';
 import {
   AcceptedSchema, CreatedWebhookSchema, DeliveryListSchema, WebhookInputSchema, WebhookListSchema, WebhookParamsSchema, WebhookSchema,

@@ -11,7 +11,7 @@ export const CountryParamsSchema = Type.Object({
 });
 
 /** A row id as PostgreSQL stores it: a positive bigint in decimal, without leading zeros. */
-/** A bigint id as PostgreSQL stores it: 1–19 digits (src/ids.ts turns one too large to exist into a 404). */
+/** A bigint id as PostgreSQL stores it: 1–19 digits (src/http/ids.ts turns one too large to exist into a 404). */
 export const ID_PATTERN = '^[1-9][0-9]{0,18}$';
 
 /** The id of a `what` (listing, image, review) in a path: `must be a listing id (decimal digits)` when malformed. */

@@ -3,7 +3,7 @@
 // to, `a` holds the sort values of the last hit returned (OpenSearch's search_after), `n` how many
 // results came before the next page (so that `next` is left out once none remain).
 import { hash } from 'node:crypto';
-import { validationError } from '../errors.js';
+import { validationError } from '../platform/errors.js';
 import { withMembers, type JsonText } from './json-text.js';
 
 /** Where the next page starts. */

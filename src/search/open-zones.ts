@@ -7,7 +7,7 @@
 // two periods after it became searchable (1 s by default). The country's default zone is always
 // included.
 import { IANAZone } from 'luxon';
-import { defaultTimeZone } from '../config.js';
+import { defaultTimeZone } from '../platform/config.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';

@@ -1,7 +1,7 @@
 // Decides which search a GET /:country/listings request asks for and checks the rules of
 // docs/contract.md §5 that span parameters; every failed check is reported.
-import { validationError } from '../errors.js';
-import { existingIdOrUndefined } from '../ids.js';
+import { validationError } from '../platform/errors.js';
+import { existingIdOrUndefined } from '../http/ids.js';
 import { isCalendarDate } from '../listings/special-hours.js';
 import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';

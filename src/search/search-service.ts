@@ -1,7 +1,7 @@
 // Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
 // builders in query/; this module only does I/O, logging and mapping.
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';
 import type { IndexNames } from '../opensearch/index-definitions.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Faker, de, base, en } from '@faker-js/faker';
-import type { StoredHours } from '../listings/listings-dal.js';
+import type { StoredHours } from '../listings/listing-records.js';
 import { createBusinessNames } from './business-names.js';
 
 const require = createRequire(import.meta.url);

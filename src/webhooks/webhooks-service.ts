@@ -1,7 +1,7 @@
 // The rules of webhook subscriptions (docs/contract.md §15): at most 10 per partner, targets that
 // pass the guard, countries that are enabled; each partner sees only its own.
 import type { Db } from '../db/client.js';
-import { conflict, notFound, validationError } from '../errors.js';
+import { conflict, notFound, validationError } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import { DELIVERIES_LISTED, type CreatedWebhook, type Delivery, type Webhook, type WebhookInput } from '../schemas/webhooks.js';
 import { checkTarget, TargetRefusedError, type ResolveHost, type TargetPolicy } from './target-guard.js';

@@ -7,7 +7,7 @@ import type { Test } from 'tap';
 import { count, isNull } from 'drizzle-orm';
 import { reconcileCountry } from '../../indexer/reconcile.js';
 import { outbox } from '../../src/db/schema.js';
-import type { ApiDeps } from '../../src/deps.js';
+import type { ApiDeps } from '../../src/http/deps.js';
 import { eventually, indexedDocument, listingInput, names } from '../helper.js';
 import type { Received } from '../webhook-receiver.js';
 

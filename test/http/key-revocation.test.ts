@@ -5,7 +5,7 @@ import t from 'tap';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createKeysService } from '../../src/partners/keys-service.js';
-import { projectPath } from '../../src/project-paths.js';
+import { projectPath } from '../../src/platform/project-paths.js';
 import { build, eventually, listingInput, runId } from '../helper.js';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@
 // parameters carry them, not through the query string of a search.
 import t from 'tap';
 import { randomInt } from 'node:crypto';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { build, listingInput, runId } from '../helper.js';
 
 const lines: string[] = [];

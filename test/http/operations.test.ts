@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { pino } from 'pino';
-import { buildApp } from '../../src/app.js';
-import { createApiDeps } from '../../src/deps.js';
-import { REDACTED_PATHS } from '../../src/logger.js';
+import { buildApp } from '../../src/http/app.js';
+import { createApiDeps } from '../../src/http/deps.js';
+import { REDACTED_PATHS } from '../../src/platform/logger.js';
 import { build, config, listingInput } from '../helper.js';
 
 const { app, partner } = await build(t);

@@ -2,8 +2,8 @@
 // keys apart; both limits stay on while Redis is down (README, "Reliability and security").
 import t from 'tap';
 import { Redis } from 'ioredis';
-import { buildApp } from '../../src/app.js';
-import { createApiDeps } from '../../src/deps.js';
+import { buildApp } from '../../src/http/app.js';
+import { createApiDeps } from '../../src/http/deps.js';
 import { generateApiKey, hashApiKey } from '../../src/partners/api-keys.js';
 import { keyCounterName } from '../../src/plugins/rate-limit.js';
 import { build, config, eventually, logger, runId } from '../helper.js';

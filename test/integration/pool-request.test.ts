@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@opensearch-project/opensearch';
 import t, { type Test } from 'tap';
-import { dependencyFailure } from '../../src/dependency-errors.js';
+import { dependencyFailure } from '../../src/platform/dependency-errors.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../../src/opensearch/client.js';
 import { requestThroughPool, searchThroughPool } from '../../src/opensearch/pool-request.js';
 import { config, runId } from '../helper.js';

@@ -5,7 +5,7 @@ import t from 'tap';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reindexCountry } from '../../indexer/reindex.js';
 import { relayStrandedEvents } from '../../indexer/relay.js';
-import { indexLayout, publicUrls } from '../../src/config.js';
+import { indexLayout, publicUrls } from '../../src/platform/config.js';
 import { listings, outbox } from '../../src/db/schema.js';
 import type { SyncListingJob } from '../../src/outbox/jobs.js';
 import { build, config, eventually, indexedDocument, listingInput, logger, names, runId } from '../helper.js';

@@ -5,7 +5,7 @@ import t from 'tap';
 import { createListingSync } from '../../indexer/listing-sync.js';
 import { reconcileCountry } from '../../indexer/reconcile.js';
 import { reindexCountry } from '../../indexer/reindex.js';
-import { indexLayout, publicUrls } from '../../src/config.js';
+import { indexLayout, publicUrls } from '../../src/platform/config.js';
 import { build, config, eventually, listingInput, logger, names, runId, startIndexer } from '../helper.js';
 
 const COUNT = 20_000;

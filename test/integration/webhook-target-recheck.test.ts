@@ -5,7 +5,7 @@
 // under the policy each step names, and no worker or sweeper runs in this file to make one of its own.
 import t from 'tap';
 import { attemptDelivery, type DeliveryDeps } from '../../indexer/webhook-delivery.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import type { CreatedWebhook, Delivery } from '../../src/schemas/webhooks.js';
 import { createDeliveryQueue, deliveryJobId } from '../../src/webhooks/delivery-queue.js';
 import { listDeliveries } from '../../src/webhooks/webhooks-dal.js';

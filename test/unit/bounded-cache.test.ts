@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createBoundedCache } from '../../src/bounded-cache.js';
+import { createBoundedCache } from '../../src/platform/bounded-cache.js';
 
 t.test('bounded cache: past its bound the oldest entry goes, the others stay', async (t) => {
   const cache = createBoundedCache<number>({ max: 3, ttlMs: 60_000 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { acceptsGzip } from '../../src/accept-encoding.js';
+import { acceptsGzip } from '../../src/http/accept-encoding.js';
 import { CHANGE_KINDS } from '../../src/changes/change-kinds.js';
 import { decodeCursor, encodeCursor } from '../../src/changes/feed-cursor.js';
 import { movesVersion } from '../../src/listings/change-listing.js';

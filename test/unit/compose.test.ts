@@ -3,8 +3,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ConfigSchema, loadConfig } from '../../src/config.js';
-import { processNodeFlags } from '../../src/project-paths.js';
+import { ConfigSchema, loadConfig } from '../../src/platform/config.js';
+import { processNodeFlags } from '../../src/platform/project-paths.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { indexLayout, loadConfig } from '../../src/config.js';
+import { indexLayout, loadConfig } from '../../src/platform/config.js';
 import { openSearchNodes } from '../../src/opensearch/client.js';
 
 t.test('defaults apply and numbers are converted', async (t) => {

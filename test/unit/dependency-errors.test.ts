@@ -1,7 +1,7 @@
 import t from 'tap';
 import { errors } from '@opensearch-project/opensearch';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { dependencyFailure } from '../../src/dependency-errors.js';
+import { dependencyFailure, dependencyOf } from '../../src/platform/dependency-errors.js';
 
 const openSearchAnswer = (statusCode: number, type: string) => new errors.ResponseError({
   statusCode, body: { error: { type, root_cause: [{ type, reason: 'no such index [listings-de]' }] }, status: statusCode },
@@ -24,4 +24,12 @@ t.test('PostgreSQL: statement and lock timeouts are busy, a shutdown is down, a 
   t.equal(dependencyFailure(postgresError('57P01')), 'down');
   t.equal(dependencyFailure(postgresError('23505')), undefined);
   t.equal(dependencyFailure(new Error('a bug')), undefined);
+});
+
+t.test('dependencyOf names the service an error came from, through its causes, and none for a bug', async (t) => {
+  t.equal(dependencyOf(openSearchAnswer(400, 'parsing_exception')), 'opensearch');
+  t.equal(dependencyOf(new Error('bulk failed', { cause: new errors.ConnectionError('down', {} as never) })), 'opensearch');
+  t.equal(dependencyOf(postgresError('23505')), 'postgres');
+  t.equal(dependencyOf(Object.assign(new Error('ERR'), { name: 'ReplyError' })), 'redis');
+  t.equal(dependencyOf(new Error('a bug')), undefined);
 });

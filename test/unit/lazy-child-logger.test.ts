@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import t from 'tap';
-import { lazyChildLoggerFactory } from '../../src/lazy-child-logger.js';
-import { createLogger } from '../../src/logger.js';
+import { lazyChildLoggerFactory } from '../../src/http/lazy-child-logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 
 /** A logger at `level` whose lines are collected, and a request's lazy child of it. */
 function requestLogger(level: string) {

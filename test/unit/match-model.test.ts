@@ -2,7 +2,7 @@
 // the score's promises (docs/contract.md §17), the request rules and the candidate query.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { haversineKm } from '../../src/match/geo-distance.js';
 import { MATCH_DEFAULTS } from '../../src/match/match-defaults.js';
 import { addressForm, expandStreet, nameTokens, normalisePhone, streetKey, streetSpellings, websiteHost } from '../../src/match/match-normalise.js';

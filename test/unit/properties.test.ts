@@ -2,7 +2,7 @@
 // in, they answer with a value or a validation error, never a crash, and keep their invariants.
 import fc from 'fast-check';
 import t from 'tap';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { formatTime, normaliseHours, parseTime } from '../../src/listings/hours.js';
 import { splitAddress } from '../../src/listings/split-address.js';
 import { decodeImage } from '../../src/media/decode-image.js';

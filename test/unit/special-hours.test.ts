@@ -1,6 +1,6 @@
 import t from 'tap';
 import { closureErrors, isCalendarDate, normaliseSpecialHours, normaliseTimeZone } from '../../src/listings/special-hours.js';
-import { defaultTimeZone } from '../../src/config.js';
+import { defaultTimeZone } from '../../src/platform/config.js';
 
 t.test('special hours are sorted by date, intervals normalised like weekly hours, closed days without intervals', async (t) => {
   const { specialHours, errors } = normaliseSpecialHours([

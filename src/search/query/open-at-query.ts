@@ -2,7 +2,7 @@
 // I has one wall-clock time per zone, so the filter asks, zone by zone, for listings of that zone
 // whose ranges contain that local time: no nightly rewrite of documents, and daylight-saving
 // changes need no special case (a skipped wall time never occurs; a repeated one occurs twice).
-import { createBoundedCache } from '../../bounded-cache.js';
+import { createBoundedCache } from '../../platform/bounded-cache.js';
 import { localMoment, OPEN_FIELDS, SECONDS_PER_DAY } from '../open-hours.js';
 
 type Clause = Record<string, unknown>;

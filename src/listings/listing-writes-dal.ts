@@ -1,173 +1,15 @@
-// Every SQL statement on listings and their sub-objects (emails, phones, links, categories,
-// mappings, offers). Reads load listings with all their sub-objects in one query, for one id or
-// many: the API reads and the indexer's document builder share it, so both see the same listing.
-import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, like, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { anyOf } from '../db/any-of.js';
+// The statements that write a listing: a create in one statement, an update in two, the version
+// bump of every other workflow, and the row lock every workflow starts with. Each is a named
+// prepared statement whose SQL is built once (src/db/prepared-statement.ts).
+import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
 import { decodeRow } from '../db/decode-row.js';
-import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
 import { createdChangeInserts } from '../changes/changes-dal.js';
-import { notFound } from '../errors.js';
+import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import {
-  categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings, offers, partners, reviews,
-} from '../db/schema.js';
-
-export type { Interval, StoredClosure, StoredHours, StoredSpecialDay } from '../db/schema.js';
-
-export type ListingRow = typeof listings.$inferSelect;
-export type NewListing = typeof listings.$inferInsert;
-
-export interface ListingRecord {
-  row: ListingRow;
-  emails: { id: number; address: string }[];
-  phones: { id: number; type: string; number: string }[];
-  links: { id: number; type: string; url: string }[];
-  categories: { id: string; name: string }[];
-  images: StoredImage[];
-  /** Mean rating and count over the `website` reviews; undefined without any. */
-  rating: { mean: number; count: number } | undefined;
-  creatorName: string;
-}
-
-export type StoredImage = typeof images.$inferSelect;
-
-/** What the API's answer shows of a listing: a record without its creator's name and rating, which only the index document carries. */
-export type ListedRecord = Omit<ListingRecord, 'creatorName' | 'rating'>;
-
-/** A JSON array of the rows `select` builds for each listing, `[]` when there are none. */
-const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
-
-/**
- * Where a record's lists come from: for each, a relation with its table's columns that holds the
- * rows of one listing (the stored rows of the outer query's listing, or the rows a create inserts).
- */
-interface ListSources {
-  emails: SQL;
-  phones: SQL;
-  links: SQL;
-  categories: SQL;
-}
-
-/** The emails, phones, links and categories of a listing as JSON arrays in their order, each read from its source. */
-function listsFrom(from: ListSources) {
-  return {
-    emails: jsonRows<ListingRecord['emails'][number]>(sql`select json_agg(json_build_object('id', e.id, 'address', e.address) order by e.position)
-      from ${from.emails} e`),
-    phones: jsonRows<ListingRecord['phones'][number]>(sql`select json_agg(json_build_object('id', p.id, 'type', p.type, 'number', p.number) order by p.position)
-      from ${from.phones} p`),
-    links: jsonRows<ListingRecord['links'][number]>(sql`select json_agg(json_build_object('id', k.id, 'type', k.type, 'url', k.url) order by k.position)
-      from ${from.links} k`),
-    categories: jsonRows<ListingRecord['categories'][number]>(sql`select json_agg(json_build_object('id', c.id, 'name', c.name) order by lc.position)
-      from ${from.categories} lc join ${categories} c on c.country = lc.country and c.id = lc.category_id`),
-  };
-}
-
-/** A listing's images as JSON: their timestamps are text until imagesFromJson. */
-type ImageJson = Omit<StoredImage, 'createdAt'> & { createdAt: string };
-
-/** The images of the listing whose id is `listingId` (a column or an expression of the enclosing query), as a JSON array in id order. */
-const imagesOf = (listingId: SQLWrapper) => jsonRows<ImageJson>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
-    'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
-    'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listingId}`);
-
-const imagesFromJson = (rows: ImageJson[]): StoredImage[] => rows.map((image) => ({ ...image, createdAt: new Date(image.createdAt) }));
-
-/**
- * The mean rating and count of the listing whose id is `listingId`, as JSON; null without any.
- * Website reviews only: partner reviews are private to their author (docs/contract.md §5 and §9),
- * and a public mean over them would let any partner work out another partner's reviews.
- */
-const ratingOf = (listingId: SQLWrapper) => sql<ListingRecord['rating'] | null>`(select json_build_object('mean', avg(r.rating), 'count', count(*))
-    from ${reviews} r where r.listing_id = ${listingId} and r.origin = 'website' having count(*) > 0)`;
-
-/** The rows of `table` that belong to the listing of the enclosing query: a subquery PostgreSQL flattens into a plain index scan. */
-const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones | typeof listingLinks | typeof listingCategories) =>
-  sql`(select * from ${table} where ${table.listingId} = ${listings.id})`;
-
-/**
- * A listing with its lists and images as one JSON value: the listing row as stored (snake_case
- * columns, JSON values), the lists and the images. One column instead of 26: the driver describes
- * and parses every column of every row it reads, which cost a GET by id about a third of the
- * client's CPU of its read (bench/RESULTS.md, "GET by id reads one JSON value").
- */
-interface ListedJson extends Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'> {
-  listing: Record<string, unknown>;
-  images: ImageJson[];
-}
-
-// One query for any number of listings: each sub-object list is a correlated subquery that builds
-// its JSON inside PostgreSQL. Seven parallel queries per read cost seven pool connections and
-// round trips; this costs one (GET by id, the export, reindex pages, the indexer's document builder).
-const lists = listsFrom({
-  emails: rowsOfOuterListing(listingEmails),
-  phones: rowsOfOuterListing(listingPhones),
-  links: rowsOfOuterListing(listingLinks),
-  categories: rowsOfOuterListing(listingCategories),
-});
-/** What every read selects: the listing, its lists and its images (a ListedRecord), as one JSON value. */
-const listedJson = sql<ListedJson>`json_build_object('listing', to_json(${listings}), 'emails', ${lists.emails}, 'phones', ${lists.phones},
-  'links', ${lists.links}, 'categories', ${lists.categories}, 'images', ${imagesOf(listings.id)})`;
-
-/** Listings with their lists and images, one row each: what the API's answer shows (GET by id, the export). */
-const selectListedRecords = (db: DbOrTx) => db.select({ record: listedJson }).from(listings);
-
-/**
- * Listings with every sub-object, their creator's name and their rating, one row each: what the
- * index document needs (the indexer, reindex pages).
- */
-const selectListingRecords = (db: DbOrTx) =>
-  db.select({ record: listedJson, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
-    .innerJoin(partners, eq(partners.id, listings.createdBy));
-
-type ListingRecordRow = Awaited<ReturnType<typeof selectListingRecords>>[number];
-
-/** The record of a listing read as JSON, or written and returned by a statement (the listing's columns beside its lists). */
-const toListedRecord = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListedJson): ListedRecord =>
-  ({ row: decodeRow(listings, listing), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
-
-const toListingRecord = (row: ListingRecordRow): ListingRecord =>
-  ({ ...toListedRecord(row.record), rating: row.rating ?? undefined, creatorName: row.creatorName });
-
-/** The rows a read by ids found, each turned into its record by `to`, by listing id. */
-async function byListingId<Row, R extends { row: ListingRow }>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {
-  return new Map((await rows).map((row) => {
-    const record = to(row);
-    return [record.row.id, record];
-  }));
-}
-
-/** Loads listings by id with everything the index document needs, soft-deleted ones included (the indexer needs their version). */
-export async function loadListingRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListingRecord>> {
-  return ids.length === 0 ? new Map() : byListingId(selectListingRecords(db).where(anyOf(listings.id, ids)), toListingRecord);
-}
-
-/** Loads listings by id as the API shows them (the export), soft-deleted ones included. */
-export async function loadListedRecords(db: DbOrTx, ids: number[]): Promise<Map<number, ListedRecord>> {
-  return ids.length === 0 ? new Map() : byListingId(selectListedRecords(db).where(anyOf(listings.id, ids)), (row) => toListedRecord(row.record));
-}
-
-/**
- * The read of one listing by id (soft-deleted ones included) for the API's GET: what the answer
- * shows, without the creator's name and the rating (a join and a scan of its reviews the answer
- * would drop). A prepared statement, built once per database handle: drizzle building this
- * query's SQL took about a tenth of the API's busy CPU on GET by id (bench/RESULTS.md, the CPU
- * profile), and PostgreSQL parses a named statement once per connection instead of every time.
- */
-export function prepareListedRecordRead(db: Db): (id: number) => Promise<ListedRecord | undefined> {
-  const byId = selectListedRecords(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listed_record_by_id');
-  return async (id) => {
-    const [row] = await byId.execute({ id });
-    return row && toListedRecord(row.record);
-  };
-}
-
-/** The live (not deleted) listing `id` of `country`, with who claims it; 404 otherwise. */
-export async function findLiveListing(db: DbOrTx, country: string, id: number): Promise<{ claimedBy: number | null }> {
-  const [row] = await db.select({ claimedBy: listings.claimedBy }).from(listings)
-    .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt)));
-  if (!row) throw notFound(`listing ${id}`);
-  return row;
-}
+  imagesOf, listsFrom, toListingForView, type ImageJson, type ListingForIndex, type ListingForView, type ListingRow, type ListSources, type NewListing,
+} from './listing-records.js';
 
 // Prepared (src/db/prepared-statement.ts): every workflow of a listing starts with it.
 const lockLiveListingStatement = preparedStatement<{ id: number; country: string }>('lock_live_listing', (db) =>
@@ -288,10 +130,10 @@ function selectWrittenRecord(): SQL {
 }
 
 /** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its lists and images. */
-type WrittenRecordRow = Record<string, unknown> & Pick<ListingRecord, 'emails' | 'phones' | 'links' | 'categories'> & { images: ImageJson[] };
+type WrittenRecordRow = Record<string, unknown> & Pick<ListingForIndex, 'emails' | 'phones' | 'links' | 'categories'> & { images: ImageJson[] };
 
-function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images, ...listing }: WrittenRecordRow): ListedRecord {
-  return toListedRecord({ listing, emails, phones, links, categories: categoryList, images });
+function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images, ...listing }: WrittenRecordRow): ListingForView {
+  return toListingForView({ listing, emails, phones, links, categories: categoryList, images });
 }
 
 /** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
@@ -349,7 +191,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
  * the way of a create that succeeds. A concurrent create that takes the same source_id first makes
  * this one fail on the mapping's key, as a whole.
  */
-export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListedRecord | undefined> {
+export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListingForView | undefined> {
   const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
   return created && decodeWrittenRecord(created);
 }
@@ -445,93 +287,8 @@ const replaceListingStatement = preparedStatement<ReplacedListingValues, Written
  * statement run in no defined order, and a kept id (or a position) inserted before its old row is
  * deleted would violate its unique key.
  */
-export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListedRecord> {
+export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListingForView> {
   const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(subs), id, country, updatedAt: new Date() });
   return decodeWrittenRecord(replaced!);
 }
 
-/** The listing a partner's source_id maps to, if any. */
-export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId: string): Promise<number | undefined> {
-  const [existing] = await tx.select({ listingId: mappings.listingId }).from(mappings)
-    .where(and(eq(mappings.partnerId, partnerId), eq(mappings.sourceId, sourceId)));
-  return existing?.listingId;
-}
-
-/** Makes `sourceId` the partner's one mapping of the listing, replacing the one it had. */
-export async function replaceMapping(tx: DbOrTx, mapping: { partnerId: number; sourceId: string; listingId: number; country: string }): Promise<void> {
-  await tx.delete(mappings).where(and(eq(mappings.partnerId, mapping.partnerId), eq(mappings.listingId, mapping.listingId)));
-  await tx.insert(mappings).values(mapping);
-}
-
-/** Drops every partner's mapping of listing `id`. */
-export async function deleteMappingsOf(tx: DbOrTx, id: number): Promise<void> {
-  await tx.delete(mappings).where(eq(mappings.listingId, id));
-}
-
-/** A partner's mappings in a country whose source_id matches the LIKE `pattern`, by source_id; and how many match. */
-export async function findMappings(db: DbOrTx, partnerId: number, country: string, pattern: string | undefined, limit: number) {
-  const where = and(
-    eq(mappings.partnerId, partnerId),
-    eq(mappings.country, country),
-    pattern === undefined ? undefined : like(mappings.sourceId, pattern),
-  );
-  const [rows, [total]] = await Promise.all([
-    db.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
-      .where(where).orderBy(asc(sql`${mappings.sourceId} collate "C"`)).limit(limit),
-    db.select({ n: count() }).from(mappings).where(where),
-  ]);
-  return { rows, total: total!.n };
-}
-
-export interface StoredOffer {
-  message: string;
-  url: string;
-}
-
-export async function upsertOffer(tx: DbOrTx, listingId: number, offer: StoredOffer): Promise<void> {
-  await tx.insert(offers).values({ listingId, ...offer })
-    .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } });
-}
-
-export async function findOffer(db: DbOrTx, listingId: number): Promise<StoredOffer | undefined> {
-  const [offer] = await db.select({ message: offers.message, url: offers.url }).from(offers).where(eq(offers.listingId, listingId));
-  return offer;
-}
-
-/** Deletes the offer of a listing; returns whether it had one. */
-export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<boolean> {
-  const deleted = await tx.delete(offers).where(eq(offers.listingId, listingId)).returning({ listingId: offers.listingId });
-  return deleted.length > 0;
-}
-
-/** Up to `limit` live listings of a country with an id above `afterId`, in id order, with their versions (keyset pagination). */
-export function liveListingsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<{ id: number; version: number }[]> {
-  return db.select({ id: listings.id, version: listings.version }).from(listings)
-    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
-    .orderBy(asc(listings.id)).limit(limit);
-}
-
-/**
- * Ids of up to `limit` live listings of a country with an id above `afterId`, in id order (keyset
- * pagination); only those `claimedBy` claims when given.
- */
-export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number, claimedBy?: number): Promise<number[]> {
-  const rows = await db.select({ id: listings.id }).from(listings)
-    .where(and(
-      eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId),
-      claimedBy === undefined ? undefined : eq(listings.claimedBy, claimedBy),
-    ))
-    .orderBy(asc(listings.id)).limit(limit);
-  return rows.map((r) => r.id);
-}
-
-export async function countLiveListings(db: DbOrTx, country: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(listings).where(and(eq(listings.country, country), isNull(listings.deletedAt)));
-  return row!.n;
-}
-
-/** The versions of the listings among `ids` that exist, soft-deleted ones included. */
-export async function versionsOf(db: DbOrTx, ids: number[]): Promise<Map<number, number>> {
-  const rows = await db.select({ id: listings.id, version: listings.version }).from(listings).where(inArray(listings.id, ids));
-  return new Map(rows.map((r) => [r.id, r.version]));
-}

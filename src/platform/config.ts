@@ -158,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const countries = config.COUNTRIES.toLowerCase().split(',');
   const zoneless = countries.filter((cc) => !COUNTRY_TIME_ZONES[cc]);
-  if (zoneless.length) throw new ConfigError(`invalid configuration:\n  COUNTRIES: no default time zone for ${zoneless.join(', ')} (COUNTRY_TIME_ZONES in src/config.ts)`);
+  if (zoneless.length) throw new ConfigError(`invalid configuration:\n  COUNTRIES: no default time zone for ${zoneless.join(', ')} (COUNTRY_TIME_ZONES in src/platform/config.ts)`);
   return { ...config, countries };
 }
 

@@ -1,6 +1,6 @@
 // Ids of listings, images and reviews are PostgreSQL bigints (up to 19 digits). Ours come from
 // sequences that stay far below 2^53, so a well-formed id beyond that names nothing that exists.
-import { notFound } from './errors.js';
+import { notFound } from '../platform/errors.js';
 
 /** The id as a number, or undefined when it is too large to name an existing record. */
 export function existingIdOrUndefined(value: string): number | undefined {

@@ -1,22 +1,10 @@
 // Prometheus metrics of both processes. Each process owns one registry; gauges that describe
 // shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time.
+// Which dependency an error came from is src/platform/dependency-errors.ts' dependencyOf.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from './db/client.js';
-import { countPendingEvents } from './outbox/outbox-dal.js';
-import type { IndexQueue } from './outbox/queue.js';
-
-export type Dependency = 'postgres' | 'opensearch' | 'redis';
-
-/** Which backing service an error came from, by the error classes of their clients. */
-export function dependencyOf(err: unknown): Dependency | undefined {
-  for (let e = err as { name?: string; code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (['ConnectionError', 'ResponseError', 'TimeoutError', 'NoLivingConnectionsError', 'SerializationError', 'BulkItemError'].includes(e.name ?? '')) return 'opensearch';
-    if (e.name === 'DrizzleQueryError' || e.name === 'DatabaseError' || (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))) return 'postgres';
-    if (e.name === 'ReplyError' || e.name === 'MaxRetriesPerRequestError') return 'redis';
-    if (e.cause === e) break;
-  }
-  return undefined;
-}
+import type { Db } from '../db/client.js';
+import { countPendingEvents } from '../outbox/outbox-dal.js';
+import type { IndexQueue } from '../outbox/queue.js';
 
 export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }) {
   const registry = new Registry();

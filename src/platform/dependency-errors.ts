@@ -36,6 +36,24 @@ export const isPostgresError = (e: ErrorLike): boolean =>
 /** drizzle's wrapper: its message and fields carry the SQL text and its parameters. */
 export const isQueryError = (e: ErrorLike): boolean => e instanceof DrizzleQueryError;
 
+/** A backing service, as the metrics label its errors. */
+export type Dependency = 'postgres' | 'opensearch' | 'redis';
+
+// The indexer's own error for one refused item of a _bulk (indexer/bulk-write.ts).
+const OPENSEARCH_ITEM_ERROR = 'BulkItemError';
+const REDIS_ERRORS = new Set(['ReplyError', 'MaxRetriesPerRequestError']);
+
+/** Which backing service `err` (or one of its causes) came from, by the error classes of their clients. */
+export function dependencyOf(err: unknown): Dependency | undefined {
+  for (const e of errorChain(err)) {
+    const name = typeof e.name === 'string' ? e.name : '';
+    if (OPENSEARCH_ERRORS.has(name) || name === OPENSEARCH_ITEM_ERROR) return 'opensearch';
+    if (isQueryError(e) || isPostgresError(e)) return 'postgres';
+    if (REDIS_ERRORS.has(name)) return 'redis';
+  }
+  return undefined;
+}
+
 /** `busy`: overloaded or timed out, worth a retry soon; `down`: unreachable or broken. */
 export type DependencyFailure = 'busy' | 'down';
 

@@ -1,7 +1,7 @@
 // Readiness probes of the three backing services, shared by the API and the indexer.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { OpenSearchClient } from './opensearch/client.js';
+import type { OpenSearchClient } from '../opensearch/client.js';
 
 export interface HealthDeps {
   pool: pg.Pool;
