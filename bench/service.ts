@@ -1,8 +1,7 @@
 // What every benchmark needs: a data set of its own (database and index prefix), the API and the
-// indexer started as real processes on it, requests made from real rows, autocannon runs, memory
-// readings and a section of bench/RESULTS.md. Used by bench/run.ts and bench/soak.ts.
+// indexer started as real processes on it, requests made from real rows, autocannon runs and memory
+// readings. Used by every benchmark; bench/results-file.ts writes their sections of bench/RESULTS.md.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -252,19 +251,6 @@ export async function machineDescription(): Promise<string> {
   const redisVersion = execFileSync('redis-server', ['--version']).toString().split(' ')[2]?.replace('v=', '');
   return `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version},
 OpenSearch ${osVersion} (minimal distribution, 512 MiB heap), PostgreSQL ${pgVersion}, Redis ${redisVersion}.`;
-}
-
-/** Replaces the `## <title>…` section of bench/RESULTS.md (or adds it after the header), keeping the others. */
-export function writeResultsSection(title: string, section: string) {
-  const file = 'bench/RESULTS.md';
-  const previous = (() => { try { return readFileSync(file, 'utf8'); } catch { return '# Benchmark results\n\n'; } })();
-  const [header, ...sections] = previous.split(/^## /m);
-  const kept = sections.filter((s) => !s.startsWith(title)).map((s) => `## ${s}`);
-  const analysis = kept.filter((s) => s.startsWith('## Where'));
-  const others = kept.filter((s) => !s.startsWith('## Where'));
-  // One blank line between sections, however many a section's text ends with: joining them as they
-  // were added a line at every run.
-  writeFileSync(file, `${[header!, ...analysis, section, ...others].map((s) => s.trim()).join('\n\n')}\n`);
 }
 
 /** The value below which `p` % of `values` (in any order) lie; NaN when there are none. */

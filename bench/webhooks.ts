@@ -14,9 +14,9 @@ import type { AddressInfo } from 'node:net';
 import type { ChangeKind } from '../src/changes/change-kinds.js';
 import { createOwnListings, offerRotation } from './own-listing-writes.js';
 import {
-  COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService,
-  writeResultsSection, type Measured, type Request,
+  COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService, type Measured, type Request,
 } from './service.js';
+import { writeResults } from './results-file.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -142,9 +142,7 @@ const rows = loads.map((l, i) => row(`\`${l.kind}\``, [l.kind], [measured[i]!]))
 if (loads.length > 1) rows.push(row('all', events, measured));
 const totalRps = measured.reduce((n, m) => n + m.rps, 0);
 
-const section = `## webhooks, ${WRITES} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Writes (\`--writes ${WRITES}\`), ${SECONDS} s at ${RATE}/s requested: ${loads.map((l) => `${l.rate}/s ${l.sent}`).join('; ')}.
 Reached ${totalRps.toFixed(0)} writes/s${loads.length > 1 ? ` (${loads.map((l, i) => `\`${l.kind}\` ${measured[i]!.rps.toFixed(0)}/s`).join(', ')})` : ''}.
 Each change is delivered by the indexer to a local receiver (subscription scope \`all\`, country \`${COUNTRY}\`, events ${events.map((e) => `\`${e}\``).join(', ')}).
@@ -158,6 +156,6 @@ ${rows.join('\n')}
 
 Reproduce: \`npm run bench:webhooks -- --seconds ${SECONDS} --rate ${RATE} --writes ${WRITES}\`
 `;
-writeResultsSection(`webhooks, ${WRITES}`, section);
+writeResults('bench:webhooks', `webhooks, ${WRITES}`, section);
 console.log(section);
 process.exit(0);
