@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { Faker, de, base } from '@faker-js/faker';
 import { MATCH_DEFAULTS } from '../src/match/match-defaults.js';
-import type { MatchCandidateResult, MatchRequest } from '../src/schemas/match.js';
+import type { MatchCandidateResult, } from '../src/schemas/match.js';
 import { createBusinessNames } from '../src/seed/business-names.js';
 import {
   BUCKETS, bucketOf, buildMatchSet, MATCH_CLASSES, planDecoys, type DecoyPlan, type LabelledMatch, type SampleListing,

@@ -111,7 +111,9 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     if (!file) throw new Error(`no profile written in ${dir}`);
     const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile, { fromUs, toUs });
     console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request (the measured load only)`);
-    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`));
+    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => {
+      console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`);
+    });
     console.log('-- by owner'); table(byOwner, 20);
     console.log('-- by function'); table(byFunction, 30);
   }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import type { PublicUrls } from '../src/listings/listing-view.js';
 import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
-import { type ListingForIndex } from '../src/listings/listing-records.js';
+import type { ListingForIndex } from '../src/listings/listing-records.js';
 import type { Metrics } from '../src/platform/metrics.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';

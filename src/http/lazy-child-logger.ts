@@ -19,7 +19,8 @@ class LazyChildLogger implements FastifyBaseLogger {
 
   /** The real child, made once. */
   get logger(): FastifyBaseLogger {
-    return (this.#child ??= this.parent.child(this.bindings, this.options) as FastifyBaseLogger);
+    this.#child ??= this.parent.child(this.bindings, this.options) as FastifyBaseLogger;
+    return this.#child;
   }
 
   get level(): string {

@@ -15,7 +15,7 @@ import type { SyncListingJob } from '../outbox/jobs.js';
 import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
 import { findLiveListing } from './listing-reads-dal.js';
-import { type ListingRow } from './listing-records.js';
+import type { ListingRow } from './listing-records.js';
 import { lockLiveListing, updateListingToNextVersion } from './listing-writes-dal.js';
 import { isClaimedByOther } from './ownership.js';
 
