@@ -1,4 +1,4 @@
-// Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
+// Where the API's CPU goes, per kind of request (bench/README.md):
 //   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create]   the quick data set (50 000 listings)
 // NAME is a search scenario of bench/service.ts (benchRequests, open-hours ones included), e.g. "solr: what + where"; several
 // may be given; `--create` profiles POST create (the bench listing of benchRequests). With neither,

@@ -1,5 +1,5 @@
 // What the API itself costs a request, against the bare Node hop and raw OpenSearch measured in
-// the same run (README "Data and benchmarks"; targets in bench/RESULTS.md):
+// the same run (bench/README.md; targets in docs/performance.md):
 //   npm run bench:path [-- --seconds 5]     200 000 listings
 // Every search runs at ONE connection three ways: raw on OpenSearch, through the bare Node hop
 // (bench/node-hop.ts) and through the API; some run again with open_now or open_at, to show what

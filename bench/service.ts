@@ -276,8 +276,8 @@ export async function trackWrites(opts: {
   const createLatencies: number[] = [];
   let errors = 0;
   // A keep-alive connection per writer over node:http, as for every other request of the benchmarks
-  // (postJson): with fetch this process spent 0.97–1.30 ms of CPU a create (polls included), with
-  // node:http 0.39–0.73, on the cores the stack shares (bench/RESULTS.md, "Night").
+  // (postJson): fetch (undici) costs this process about twice the CPU a create, on the cores the
+  // stack shares.
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections ?? opts.perTick ?? 20 });
   const create = async () => {
     const started = performance.now();
@@ -302,8 +302,8 @@ export async function trackWrites(opts: {
   while ((writing || acked.size > 0) && Date.now() < deadline) {
     const pending = [...acked.keys()];
     if (pending.length) {
-      // Each hit's id from doc values, not _source: loading the _source of a poll's hits cost
-      // OpenSearch about 10 ms of CPU per 600 hits against 1 ms, on the cores the writes need.
+      // Each hit's id from doc values, not _source: loading the _source of a poll's hits costs
+      // OpenSearch ten times the CPU, on the cores the writes need.
       const res = await opts.os.search({
         index: opts.alias, filter_path: 'hits.hits.fields',
         body: { query: { terms: { lid: pending } }, _source: false, stored_fields: ['_none_'], docvalue_fields: ['lid'], size: pending.length },

@@ -24,10 +24,10 @@ const arg = (name: string) => {
 };
 
 /**
- * Share of the requested rate sent as creates; offer writes make up the rest. On 2 cores the API
- * creates about 100 listings/s at most (bench/RESULTS.md, "request path"), so creates alone stop
- * near half of 200 writes/s, and at half of a mix they would again take the whole machine, leaving
- * nothing for the offers, the indexer and the receiver. A quarter keeps creates, the writes that
+ * Share of the requested rate sent as creates; offer writes make up the rest. On 2 shared cores
+ * creates are what bounds the write rate (bench/RESULTS.md, "request path"): creates alone, or half
+ * of a mix, would take the whole machine, leaving nothing for the offers, the indexer and the
+ * receiver. A quarter keeps creates, the writes that
  * also pass through the outbox and the index, at about half their ceiling; offer writes (one
  * locked row, no version, no index job) make up the rate.
  */
@@ -43,7 +43,7 @@ const RATE = Number(arg('rate') ?? 200);
 const WRITES = arg('writes') ?? 'mix';
 if (!isWrites(WRITES)) throw new Error(`--writes must be one of ${Object.keys(CREATE_SHARE).join(', ')}, not ${WRITES}`);
 
-// The receiver is on 127.0.0.1, which the target guard refuses unless told (README "For partners: webhooks").
+// The receiver is on 127.0.0.1, which the target guard refuses unless told (docs/partners/sync-and-webhooks.md).
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 const service = await startBenchService(QUICK);
 const { auth, db } = service;
