@@ -1,8 +1,8 @@
 // The least a service on our fixed stack can do for a search: Fastify 5 receives the search body,
 // @opensearch-project/opensearch sends it and parses the answer, Fastify serialises it back. No
-// authentication, limits, validation, hooks or reshaping. Since 2026-11-27 23:30Z it sends the
-// search as the API does, through the client's connection pool (src/opensearch/pool-request.ts),
-// the least the client can do; before, through `client.search`, which costs more.
+// authentication, limits, validation, hooks or reshaping. It sends the search as the API does,
+// through the client's connection pool (src/opensearch/pool-request.ts), the least the client can
+// do: `client.search` would cost more and flatter the API beside it.
 // bench/request-path.ts measures its CPU per request beside the bare Node hop (bench/node-hop.ts)
 // and the API: what the framework and the client cost on their own, before any of the API's work.
 import Fastify from 'fastify';

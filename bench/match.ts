@@ -9,12 +9,13 @@
 import { writeFileSync } from 'node:fs';
 import { Faker, de, base } from '@faker-js/faker';
 import { MATCH_DEFAULTS } from '../src/match/match-defaults.js';
-import type { MatchCandidateResult, MatchRequest } from '../src/schemas/match.js';
+import type { MatchCandidateResult, } from '../src/schemas/match.js';
 import { createBusinessNames } from '../src/seed/business-names.js';
 import {
   BUCKETS, bucketOf, buildMatchSet, MATCH_CLASSES, planDecoys, type DecoyPlan, type LabelledMatch, type SampleListing,
 } from './match-queries.js';
-import { apiUrl, COUNTRY as country, FULL, machineDescription, percentile, QUICK, sleep, startBenchService, writeResultsSection } from './service.js';
+import { apiUrl, COUNTRY as country, FULL, machineDescription, percentile, QUICK, sleep, startBenchService } from './service.js';
+import { writeResults } from './results-file.js';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -146,9 +147,7 @@ const reliability = BUCKETS.map((bucket) => {
   return `| ${bucket.toFixed(1)}–${(bucket + 0.1).toFixed(1)} | ${inBucket.length} | ${share(inBucket.filter(Boolean).length, inBucket.length)} |`;
 });
 
-const section = `## match, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: the ${mode.name} data set of \`npm run bench\` (\`${country}\`). ${sample.length} listings sampled with seed ${seed}; beside
 ${decoyed.length} of them the benchmark created three look-alikes each (another business of the category in the same street,
 the same name in another city, the same name 2 km away). Requests (\`bench/match-queries.ts\`): an unchanged copy (name,
@@ -177,6 +176,6 @@ ${reliability.join('\n')}
 Model: \`src/match/match-defaults.ts\` (bias ${MATCH_DEFAULTS.model.bias}, name ${MATCH_DEFAULTS.model.name.weight} × (s − ${MATCH_DEFAULTS.model.name.neutral}), name gate ${MATCH_DEFAULTS.nameGate.below} → ≤ ${MATCH_DEFAULTS.nameGate.maxScore}).
 Reproduce: \`npm run bench:match${quick ? ' -- --quick' : ''}\`
 `;
-writeResultsSection(`match, ${mode.name}`, section);
+writeResults('bench:match', `match, ${mode.name}`, section);
 console.log(section);
 process.exit(0);

@@ -1,4 +1,4 @@
-// Where the API's CPU goes, per kind of request (README "Data and benchmarks"):
+// Where the API's CPU goes, per kind of request (bench/README.md):
 //   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create]   the quick data set (50 000 listings)
 // NAME is a search scenario of bench/service.ts (benchRequests, open-hours ones included), e.g. "solr: what + where"; several
 // may be given; `--create` profiles POST create (the bench listing of benchRequests). With neither,
@@ -111,7 +111,9 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     if (!file) throw new Error(`no profile written in ${dir}`);
     const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile, { fromUs, toUs });
     console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request (the measured load only)`);
-    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`));
+    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => {
+      console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`);
+    });
     console.log('-- by owner'); table(byOwner, 20);
     console.log('-- by function'); table(byFunction, 30);
   }

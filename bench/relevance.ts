@@ -13,8 +13,9 @@ import {
 } from './relevance-queries.js';
 import { SEARCH_DESIGNS } from './search-designs.js';
 import {
-  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, percentile, postJson, QUICK, sleep, startBenchService, writeResultsSection,
+  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, percentile, postJson, QUICK, sleep, startBenchService,
 } from './service.js';
+import { writeResults } from './results-file.js';
 import { createBusinessNames } from '../src/seed/business-names.js';
 import { SOLR_RESULT_FIELD } from '../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../src/search/search-params.js';
@@ -176,9 +177,7 @@ if (process.argv.includes('--designs')) {
 
 await service.stop();
 
-const section = `## relevance, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: ${corpus.length.toLocaleString('en')} searchable listings in \`${country}\` (the ${mode.name} data set of \`npm run bench\`). Query set: seed ${seed},
 ${perClass} queries per class generated from the data set by \`bench/relevance-queries.ts\`, run one at a time through the API
 (\`solr=true\`, \`limit=50\`). A result counts as right when it is the listing the query was made from or one the query
@@ -201,6 +200,6 @@ ${designRows.join('\n')}
 ` : ''}
 Reproduce: \`npm run bench:relevance${quick ? ' -- --quick' : ''}\`${process.argv.includes('--designs') ? ' (add `--designs` for the design table)' : ''}
 `;
-writeResultsSection(`relevance, ${mode.name}`, section);
+writeResults('bench:relevance', `relevance, ${mode.name}`, section);
 console.log(section);
 process.exit(0);

@@ -1,5 +1,5 @@
 // What the API itself costs a request, against the bare Node hop and raw OpenSearch measured in
-// the same run (README "Data and benchmarks"; targets in bench/RESULTS.md):
+// the same run (bench/README.md; targets in docs/performance.md):
 //   npm run bench:path [-- --seconds 5]     200 000 listings
 // Every search runs at ONE connection three ways: raw on OpenSearch, through the bare Node hop
 // (bench/node-hop.ts) and through the API; some run again with open_now or open_at, to show what
@@ -15,9 +15,9 @@ import { Client } from '@opensearch-project/opensearch';
 import { cpuSeconds, memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
 import {
-  apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService,
-  writeResultsSection, type Mode,
+  apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService, type Mode,
 } from './service.js';
+import { writeResults } from './results-file.js';
 
 const argument = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -192,15 +192,13 @@ const apiRss = memoryMb(api.pid!).peak;
 await service.stop();
 await os.close();
 
-const section = `## request path — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per search and way,
 in ${rounds} interleaved rounds (raw, hop, floor, API, then again), each after 200 warm-up requests;
 latencies timed per request in this process (ms, p50 / p99). CPU: microseconds of the process's CPU (user + system,
 all threads, /proc) per request, API against the bare Node hop (\`bench/node-hop.ts\`). The Fastify floor
 (\`bench/fastify-floor.ts\`): the same search body through Fastify and the OpenSearch client's connection pool
-(as the API sends it, since 2026-11-27 23:30Z) with nothing else, the least the fixed stack does; floor / hop is the
+(as the API sends it) with nothing else, the least the fixed stack does; floor / hop is the
 part of the API's ratio no code of ours can remove, and API / floor what the API's own work costs on top
 (authentication, limits, validation, query building, headers, metrics, reshaping the answer).
 
@@ -242,6 +240,6 @@ ${cpuPerWrite.map(([name, perWrite]) => `| ${name} | ${perWrite.toFixed(2)} |`).
 
 Reproduce: \`npm run bench:path\`
 `;
-writeResultsSection('request path', section);
+writeResults('bench:path', 'request path', section);
 console.log(section);
 process.exit(0);

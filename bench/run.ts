@@ -21,8 +21,9 @@ import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { fold } from '../src/search/fold.js';
 import {
   apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, OPENSEARCH, QUICK,
-  sleep, startBenchService, trackWrites, withCpu, writeResultsSection, type CpuShare, type Measured,
+  sleep, startBenchService, trackWrites, withCpu, type CpuShare, type Measured,
 } from './service.js';
+import { writeResults } from './results-file.js';
 import { memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
 
@@ -134,9 +135,7 @@ const indexerRss = memoryMb(indexer.pid!).peak;
 await service.stop();
 await os_.close();
 
-const section = `## ${mode.name} mode — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`${seedSeconds ? ` (seeded and searchable in ${seedSeconds.toFixed(0)} s)` : ''}. autocannon, ${CONNECTIONS} connections, ${mode.seconds} s per run;
 each search runs against the API and then the same OpenSearch query sent directly (raw). Latencies in ms.
 
@@ -162,6 +161,6 @@ ${cpuRows.join('\n')}
 
 Reproduce: \`npm run bench${quick ? ' -- --quick' : ''}\`
 `;
-writeResultsSection(`${mode.name} mode`, section);
+writeResults('bench', `${mode.name} mode`, section);
 console.log(section);
 process.exit(0);

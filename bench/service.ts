@@ -1,8 +1,7 @@
 // What every benchmark needs: a data set of its own (database and index prefix), the API and the
-// indexer started as real processes on it, requests made from real rows, autocannon runs, memory
-// readings and a section of bench/RESULTS.md. Used by bench/run.ts and bench/soak.ts.
+// indexer started as real processes on it, requests made from real rows, autocannon runs and memory
+// readings. Used by every benchmark; bench/results-file.ts writes their sections of bench/RESULTS.md.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -254,19 +253,6 @@ export async function machineDescription(): Promise<string> {
 OpenSearch ${osVersion} (minimal distribution, 512 MiB heap), PostgreSQL ${pgVersion}, Redis ${redisVersion}.`;
 }
 
-/** Replaces the `## <title>…` section of bench/RESULTS.md (or adds it after the header), keeping the others. */
-export function writeResultsSection(title: string, section: string) {
-  const file = 'bench/RESULTS.md';
-  const previous = (() => { try { return readFileSync(file, 'utf8'); } catch { return '# Benchmark results\n\n'; } })();
-  const [header, ...sections] = previous.split(/^## /m);
-  const kept = sections.filter((s) => !s.startsWith(title)).map((s) => `## ${s}`);
-  const analysis = kept.filter((s) => s.startsWith('## Where'));
-  const others = kept.filter((s) => !s.startsWith('## Where'));
-  // One blank line between sections, however many a section's text ends with: joining them as they
-  // were added a line at every run.
-  writeFileSync(file, `${[header!, ...analysis, section, ...others].map((s) => s.trim()).join('\n\n')}\n`);
-}
-
 /** The value below which `p` % of `values` (in any order) lie; NaN when there are none. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -290,8 +276,8 @@ export async function trackWrites(opts: {
   const createLatencies: number[] = [];
   let errors = 0;
   // A keep-alive connection per writer over node:http, as for every other request of the benchmarks
-  // (postJson): with fetch this process spent 0.97–1.30 ms of CPU a create (polls included), with
-  // node:http 0.39–0.73, on the cores the stack shares (bench/RESULTS.md, "Night").
+  // (postJson): fetch (undici) costs this process about twice the CPU a create, on the cores the
+  // stack shares.
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections ?? opts.perTick ?? 20 });
   const create = async () => {
     const started = performance.now();
@@ -316,8 +302,8 @@ export async function trackWrites(opts: {
   while ((writing || acked.size > 0) && Date.now() < deadline) {
     const pending = [...acked.keys()];
     if (pending.length) {
-      // Each hit's id from doc values, not _source: loading the _source of a poll's hits cost
-      // OpenSearch about 10 ms of CPU per 600 hits against 1 ms, on the cores the writes need.
+      // Each hit's id from doc values, not _source: loading the _source of a poll's hits costs
+      // OpenSearch ten times the CPU, on the cores the writes need.
       const res = await opts.os.search({
         index: opts.alias, filter_path: 'hits.hits.fields',
         body: { query: { terms: { lid: pending } }, _source: false, stored_fields: ['_none_'], docvalue_fields: ['lid'], size: pending.length },

@@ -4,7 +4,8 @@
 // bench/RESULTS.md.
 //   npm run bench:soak                  10 minutes
 //   npm run bench:soak -- --minutes 2   a shorter look
-import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, sleep, startBenchService, writeResultsSection, type Request } from './service.js';
+import { COUNTRY as country, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, sleep, startBenchService, type Request } from './service.js';
+import { writeResults } from './results-file.js';
 import { memoryMb } from './proc.js';
 
 const minutesArg = process.argv.indexOf('--minutes');
@@ -52,9 +53,7 @@ const last = minutes.at(-1)!;
 const errors = minutes.reduce((n, m) => n + m.errors, 0);
 const p99s = minutes.map((m) => m.p99);
 const growth = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)} %`;
-const section = `## soak — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: the quick one (${QUICK.listings.toLocaleString('en')} listings in \`${country}\`, growing by the soak's creates). Mix per
 connection (10 connections): GET by id, the six searches of the benchmark, categories \`*restaurant*\`, POST create.
 The mix reached ${max.rps.toFixed(0)} req/s at most (30 s, p99 ${max.p99} ms); the soak ran ${MINUTES} min at ${rate} req/s (${LOAD_SHARE * 100} %).
@@ -72,6 +71,6 @@ ${minutes.map((m, i) => `| ${i + 1} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p99} 
 
 Reproduce: \`npm run bench:soak\`
 `;
-writeResultsSection('soak', section);
+writeResults('bench:soak', 'soak', section);
 console.log(section);
 process.exit(0);

@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { memoryMb } from './proc.js';
-import { API_PORT, COUNTRY as country, FULL, QUICK, apiUrl, machineDescription, percentile, sleep, startBenchService, writeResultsSection } from './service.js';
+import { API_PORT, COUNTRY as country, FULL, QUICK, apiUrl, machineDescription, percentile, sleep, startBenchService } from './service.js';
+import { writeResults } from './results-file.js';
 
 const LAG_SAMPLES = 200;
 
@@ -106,9 +107,7 @@ await service.stop();
 
 const rate = (n: number, s: number) => Math.round(n / s).toLocaleString('en');
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-const section = `## sync, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: the ${mode.name} one (${plain.listings.toLocaleString('en')} live listings in \`${country}\`). Export: \`GET /${country}/listings/export?scope=all\`
 as an admin, read as fast as the client can; raw: \`COPY (select row_to_json(l) from listings …) TO STDOUT\` through psql, the
 listing rows alone (no sub-objects, categories or rendering), the floor under any export.
@@ -125,6 +124,6 @@ max ${Math.max(...lags).toFixed(1)} ms (contract: within 1 s).
 
 Reproduce: \`npm run bench:sync${mode === FULL ? ' -- --full' : ''}\`
 `;
-writeResultsSection(`sync, ${mode.name}`, section);
+writeResults('bench:sync', `sync, ${mode.name}`, section);
 console.log(section);
 process.exit(0);

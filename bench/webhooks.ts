@@ -14,9 +14,9 @@ import type { AddressInfo } from 'node:net';
 import type { ChangeKind } from '../src/changes/change-kinds.js';
 import { createOwnListings, offerRotation } from './own-listing-writes.js';
 import {
-  COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService,
-  writeResultsSection, type Measured, type Request,
+  COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService, type Measured, type Request,
 } from './service.js';
+import { writeResults } from './results-file.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,10 +24,10 @@ const arg = (name: string) => {
 };
 
 /**
- * Share of the requested rate sent as creates; offer writes make up the rest. On 2 cores the API
- * creates about 100 listings/s at most (bench/RESULTS.md, "request path"), so creates alone stop
- * near half of 200 writes/s, and at half of a mix they would again take the whole machine, leaving
- * nothing for the offers, the indexer and the receiver. A quarter keeps creates, the writes that
+ * Share of the requested rate sent as creates; offer writes make up the rest. On 2 shared cores
+ * creates are what bounds the write rate (bench/RESULTS.md, "request path"): creates alone, or half
+ * of a mix, would take the whole machine, leaving nothing for the offers, the indexer and the
+ * receiver. A quarter keeps creates, the writes that
  * also pass through the outbox and the index, at about half their ceiling; offer writes (one
  * locked row, no version, no index job) make up the rate.
  */
@@ -43,7 +43,7 @@ const RATE = Number(arg('rate') ?? 200);
 const WRITES = arg('writes') ?? 'mix';
 if (!isWrites(WRITES)) throw new Error(`--writes must be one of ${Object.keys(CREATE_SHARE).join(', ')}, not ${WRITES}`);
 
-// The receiver is on 127.0.0.1, which the target guard refuses unless told (README "For partners: webhooks").
+// The receiver is on 127.0.0.1, which the target guard refuses unless told (docs/partners/sync-and-webhooks.md).
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 const service = await startBenchService(QUICK);
 const { auth, db } = service;
@@ -142,9 +142,7 @@ const rows = loads.map((l, i) => row(`\`${l.kind}\``, [l.kind], [measured[i]!]))
 if (loads.length > 1) rows.push(row('all', events, measured));
 const totalRps = measured.reduce((n, m) => n + m.rps, 0);
 
-const section = `## webhooks, ${WRITES} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Writes (\`--writes ${WRITES}\`), ${SECONDS} s at ${RATE}/s requested: ${loads.map((l) => `${l.rate}/s ${l.sent}`).join('; ')}.
 Reached ${totalRps.toFixed(0)} writes/s${loads.length > 1 ? ` (${loads.map((l, i) => `\`${l.kind}\` ${measured[i]!.rps.toFixed(0)}/s`).join(', ')})` : ''}.
 Each change is delivered by the indexer to a local receiver (subscription scope \`all\`, country \`${COUNTRY}\`, events ${events.map((e) => `\`${e}\``).join(', ')}).
@@ -158,6 +156,6 @@ ${rows.join('\n')}
 
 Reproduce: \`npm run bench:webhooks -- --seconds ${SECONDS} --rate ${RATE} --writes ${WRITES}\`
 `;
-writeResultsSection(`webhooks, ${WRITES}`, section);
+writeResults('bench:webhooks', `webhooks, ${WRITES}`, section);
 console.log(section);
 process.exit(0);

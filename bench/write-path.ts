@@ -10,9 +10,9 @@
 import { Client } from '@opensearch-project/opensearch';
 import { createOwnListings, updateRotation } from './own-listing-writes.js';
 import {
-  apiUrl, benchRequests, load, machineDescription, measureCreates, OPENSEARCH, outboxBacklog, PATH, sleep, startBenchService, withCpuPerWrite,
-  writeResultsSection, type BenchService,
+  apiUrl, benchRequests, load, machineDescription, measureCreates, OPENSEARCH, outboxBacklog, PATH, sleep, startBenchService, withCpuPerWrite, type BenchService,
 } from './service.js';
+import { writeResults } from './results-file.js';
 
 const argument = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -76,9 +76,7 @@ const updateRates = updateResults.map((r) => r.updates.rps);
 const rates = results.map((r) => r.writes.writesPerSecond);
 const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
 
-const section = `## write path — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: ${service.listings.toLocaleString('en')} listings. ${runs} runs of ${seconds} s, ${CONNECTIONS} writers creating back to back,
 after a dropped warm-up run. Creates per second ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}, mean ${mean.toFixed(0)} (target ≥ 300/s);
 every write's time until a search on OpenSearch finds it (target p99 ≤ 2 000 ms). CPU: ms of each process's CPU per create.
@@ -97,6 +95,6 @@ ${updateRows.join('\n')}
 
 Reproduce: \`npm run bench:writes\`
 `;
-writeResultsSection('write path', section);
+writeResults('bench:writes', 'write path', section);
 console.log(section);
 process.exit(0);

@@ -3,13 +3,13 @@
 // order: OpenSearch refuses (409) anything not newer than what it holds.
 //
 // Jobs arrive one at a time (the worker runs many at once) and go through a micro-batcher: a batch
-// costs one PostgreSQL read, one `_bulk` and one outbox update, whatever its size (README
-// "Architecture").
+// costs one PostgreSQL read, one `_bulk` and one outbox update, whatever its size (docs/architecture.md,
+// "The indexer").
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import type { PublicUrls } from '../src/listings/listing-view.js';
 import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
-import { type ListingForIndex } from '../src/listings/listing-records.js';
+import type { ListingForIndex } from '../src/listings/listing-records.js';
 import type { Metrics } from '../src/platform/metrics.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import type { IndexNames } from '../src/opensearch/index-definitions.js';

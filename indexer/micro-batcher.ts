@@ -1,7 +1,7 @@
 // Collects items for up to `maxWaitMs` or `maxItems`, then hands them to `flush` at once; each
 // caller awaits the outcome of its own item. The indexer funnels its concurrent jobs through one,
-// so that N jobs cost one PostgreSQL read, one `_bulk` and one outbox update (README
-// "Architecture"). Pure of I/O: `flush` does the work.
+// so that N jobs cost one PostgreSQL read, one `_bulk` and one outbox update (docs/architecture.md,
+// "The indexer"). Pure of I/O: `flush` does the work.
 
 /** One outcome per item, in the order of the items: a value, or the Error that item failed with. */
 export type Flush<I, O> = (items: I[]) => Promise<(O | Error)[]>;

@@ -31,8 +31,8 @@ export async function relayStrandedEvents({ db, queue, graceMs, batchSize = BATC
 /**
  * Relays every `intervalMs`. Most passes look only at events of the last `recentMs`: a pass walks
  * the pending index over its whole range, and that index keeps the entries of processed events
- * until a vacuum removes them (bench/RESULTS.md: a pass over everything took 53 ms at 178 000
- * processed events, every second). The first pass, one in every `recentMs`, and every pass while
+ * until a vacuum removes them, so a pass over everything every second would cost more the more
+ * events were processed since (docs/performance.md). The first pass, one in every `recentMs`, and every pass while
  * the last such pass found a full batch (a backlog to drain) look at all events, so an event left
  * pending longer (an outage longer than `recentMs`, or reopened by a reindex) waits at most
  * `recentMs` more. A full pass that fails is tried again on the next tick.

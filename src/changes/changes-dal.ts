@@ -1,7 +1,7 @@
 // Every SQL statement on the change feed's table (docs/contract.md §14). Writers insert rows
 // without a position; the sequencer numbers committed rows afterwards, so feed positions follow
 // commit order, not the order in which transactions began.
-import { and, asc, eq, gt, gte, inArray, isNotNull, lte, max, min, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNotNull, max, min, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
 import { changeFeedPurges, listingChanges, outbox } from '../db/schema.js';

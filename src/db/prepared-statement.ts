@@ -10,7 +10,7 @@ const dialect = new PgDialect();
  * A named statement whose SQL is built and written once, the first time it runs, with a
  * `sql.placeholder(name)` wherever a value goes; each run fills the placeholders and executes it
  * on `db` (the pool, or a transaction's connection). Drizzle builds a write's SQL anew on every
- * call, 50–140 µs a statement on the create path (bench/RESULTS.md, the prepared create), and
+ * call, a real share of a write's CPU (docs/performance.md), and
  * PostgreSQL parses a named statement once per connection instead of on every run.
  *
  * Values fill placeholders the way drizzle binds a literal value: through the column's encoder

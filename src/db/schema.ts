@@ -137,8 +137,8 @@ export const outbox = pgTable('outbox', {
   index('outbox_pending_idx').on(t.createdAt).where(sql`processed_at is null`),
   // Pending events of a listing (markEventsProcessedUpTo). Partial, so that a processed event
   // leaves it: the planner otherwise combined the listing index with outbox_pending_idx, whose
-  // entries of processed events stay until a vacuum, and the mark read every one of them (28 ms a
-  // batch after 65 000 events with autovacuum off, bench/RESULTS.md).
+  // entries of processed events stay until a vacuum, and the mark read every one of them, a cost
+  // that grew with the table between vacuums (docs/performance.md).
   index('outbox_pending_listing_idx').on(t.listingId).where(sql`processed_at is null`),
   index('outbox_txid_idx').on(t.txid),
 ]);
@@ -263,8 +263,8 @@ export const reviews = pgTable('reviews', {
 
 /**
  * A partner's subscription. The secret is stored as issued: signing needs the secret itself (a
- * hash would not do), so it lives in PostgreSQL like the rest of the partner's data (README
- * "For partners: webhooks").
+ * hash would not do), so it lives in PostgreSQL like the rest of the partner's data (docs/security.md,
+ * "Residual risks").
  */
 export const webhooks = pgTable('webhooks', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

@@ -1,6 +1,6 @@
 // Fastify gives every request a child logger bound to its id. Most requests never log (one line
 // at most, successes sampled: src/plugins/request-log.ts), yet pino builds each child's bindings
-// and redaction up front, which cost every request some microseconds (bench/RESULTS.md). This
+// and redaction up front, which costs every request some CPU (docs/performance.md). This
 // factory hands out a stand-in that makes the child on the first line a request writes.
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
@@ -19,7 +19,8 @@ class LazyChildLogger implements FastifyBaseLogger {
 
   /** The real child, made once. */
   get logger(): FastifyBaseLogger {
-    return (this.#child ??= this.parent.child(this.bindings, this.options) as FastifyBaseLogger);
+    this.#child ??= this.parent.child(this.bindings, this.options) as FastifyBaseLogger;
+    return this.#child;
   }
 
   get level(): string {

@@ -3,7 +3,7 @@
 // lock, runs the workflow and records the change it names for the change feed (docs/contract.md
 // §14); when the change is part of what the index shows, it also moves the listing to its next
 // version (unless the workflow's own statement did) and records the outbox event. The event is
-// published after commit (README "Architecture": the outbox is the guarantee, the enqueue only
+// published after commit (docs/architecture.md, "The write path": the outbox is the guarantee, the enqueue only
 // saves latency). A create has its own entry, addListing: one statement that records the same,
 // with no transaction.
 import type { ChangeKind } from '../changes/change-kinds.js';
@@ -15,7 +15,7 @@ import type { SyncListingJob } from '../outbox/jobs.js';
 import type { PublishIndexEvents } from '../outbox/publisher.js';
 import type { Caller } from '../partners/partners-service.js';
 import { findLiveListing } from './listing-reads-dal.js';
-import { type ListingRow } from './listing-records.js';
+import type { ListingRow } from './listing-records.js';
 import { lockLiveListing, updateListingToNextVersion } from './listing-writes-dal.js';
 import { isClaimedByOther } from './ownership.js';
 

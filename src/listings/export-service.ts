@@ -15,7 +15,7 @@ import * as schema from '../db/schema.js';
 import type { Caller } from '../partners/partners-service.js';
 import { toListing, type Listing, type PublicUrls } from './listing-view.js';
 import { liveListingIdsAfter, loadListingsForView } from './listing-reads-dal.js';
-import { type ListingForView } from './listing-records.js';
+import type { ListingForView } from './listing-records.js';
 
 export type ExportScope = 'all' | 'claimed';
 

@@ -23,8 +23,7 @@ export async function loadListingsForView(db: DbOrTx, ids: number[]): Promise<Ma
  * The read of one listing by id (soft-deleted ones included) for the API's GET: what the answer
  * shows, without the creator's name and the rating (a join and a scan of its reviews the answer
  * would drop). A prepared statement, built once per database handle: drizzle building this
- * query's SQL took about a tenth of the API's busy CPU on GET by id (bench/RESULTS.md, the CPU
- * profile), and PostgreSQL parses a named statement once per connection instead of every time.
+ * query's SQL on every read was a visible share of GET by id's CPU (docs/performance.md), and PostgreSQL parses a named statement once per connection instead of every time.
  */
 export function prepareListingForViewRead(db: Db): (id: number) => Promise<ListingForView | undefined> {
   const byId = selectListingsForView(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listed_record_by_id');

@@ -84,8 +84,8 @@ const rowsOfOuterListing = (table: typeof listingEmails | typeof listingPhones |
 /**
  * A listing with its lists and images as one JSON value: the listing row as stored (snake_case
  * columns, JSON values), the lists and the images. One column instead of 26: the driver describes
- * and parses every column of every row it reads, which cost a GET by id about a third of the
- * client's CPU of its read (bench/RESULTS.md, "GET by id reads one JSON value").
+ * and parses every column of every row it reads, a large share of the client's CPU of a read by
+ * id (docs/performance.md).
  */
 export interface ListingJson extends Pick<ListingForIndex, 'emails' | 'phones' | 'links' | 'categories'> {
   listing: Record<string, unknown>;

@@ -1,5 +1,5 @@
-// Every weight and threshold of POST /:country/listings/match in one place (README "Match before
-// you create" explains the model; `npm run bench:match` measures what they give).
+// Every weight and threshold of POST /:country/listings/match in one place (docs/partners/match.md
+// explains the model; `npm run bench:match` measures what they give).
 export const MATCH_DEFAULTS = {
   /** Candidates read from OpenSearch, scored here, then cut to `maxCandidates`. */
   candidatePool: 25,

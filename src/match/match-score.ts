@@ -1,4 +1,4 @@
-// The match score: a logistic model over the signals (README "Match before you create"). Each
+// The match score: a logistic model over the signals (docs/partners/match.md). Each
 // signal adds its evidence to the log-odds; a signal that cannot be judged adds nothing, so a
 // missing field neither helps nor hurts. Weights live in match-defaults.ts.
 import { MATCH_DEFAULTS } from './match-defaults.js';

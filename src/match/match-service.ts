@@ -1,7 +1,7 @@
 // POST /:country/listings/match: one candidate search in OpenSearch, the model over its hits, the
 // best five above the floor. The model reads the hits' `_source` (the stored Listing), not
 // PostgreSQL: the index already holds every field the model compares, and a second round trip
-// would cost more than loading 25 filtered sources (README "Match before you create").
+// would cost more than loading 25 filtered sources (docs/partners/match.md).
 import type { Logger } from 'pino';
 import { AppError } from '../platform/errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEDIA_FILE_PATTERN, type MediaStore } from './media-store.js';
 
@@ -20,7 +20,7 @@ export function createLocalMediaStore(dir: string): MediaStore {
       await rename(temp, target);
     },
     async open(file) {
-      let handle;
+      let handle: FileHandle;
       try {
         handle = await open(path(file), 'r');
       } catch (err) {

@@ -19,7 +19,7 @@ export function s3ObjectKey(prefix: string, file: string): string {
 
 export function createS3MediaStore(options: S3Options, client = new S3Client({
   region: options.region,
-  // A hung store must not hold a large-body slot or a request forever (README, "Timeouts").
+  // A hung store must not hold a large-body slot or a request forever (docs/security.md).
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
   ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
 })): MediaStore {

@@ -4,8 +4,8 @@
 // `Transport.request` (client 3.9.0) gives every answer a `warnings` getter of its own, and the
 // request's whole scope stays reachable through it until the next full collection; every young
 // collection until then copies it, which grows the young generation and lengthens its pauses:
-// the one-connection tail of a search (bench/RESULTS.md, "The client's answers outlived their
-// requests"). These requests need none of what that method adds on top of the pool (serialising a
+// the one-connection tail of a search (docs/performance.md, docs/architecture.md "The read
+// path"). These requests need none of what that method adds on top of the pool (serialising a
 // body object, compression, streams, events), so they take a node from the client's own pool,
 // send through the client's own `Connection`, and keep its rules: the pool's node selection and
 // resurrection, a node that refuses, times out or answers 502-504 marked dead and the request

@@ -18,7 +18,7 @@ export interface KeyHolder extends Caller {
 /**
  * Authenticated keys are remembered briefly, so that a request costs no database round trip for
  * its key. A revocation is announced to every instance, which forgets the key at once; without
- * the announcement a revoked key stops working within `cacheMs` (README: AUTH_CACHE_MS). Failed
+ * the announcement a revoked key stops working within `cacheMs` (docs/operations.md: AUTH_CACHE_MS). Failed
  * keys are remembered apart, by the key as sent: a repeated bad key costs neither hashing nor a
  * look-up, and a flood of bad keys evicts only other bad keys, never a valid one.
  */

@@ -1,4 +1,4 @@
-// No personal data and no key in any log line (README "Reliability and security"): credentials
+// No personal data and no key in any log line (docs/security.md): credentials
 // and image payloads are redacted, requests are logged without their query string, and errors of
 // PostgreSQL and OpenSearch without the queries and parameters their messages and fields carry.
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';

@@ -17,8 +17,8 @@ const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
 export const projectPath = (...segments: string[]) => join(projectRoot, ...segments);
 
 /**
- * The V8 flags the API and the indexer run with (package.json `config.node_flags`, README
- * "Memory"): every launcher (npm scripts, scripts/start.sh, the Dockerfile, compose, the
+ * The V8 flags the API and the indexer run with (package.json `config.node_flags`,
+ * docs/architecture.md "Memory"): every launcher (npm scripts, scripts/start.sh, the Dockerfile, compose, the
  * benchmarks and the tests that start real processes) uses these, so measured memory is
  * production's.
  */

@@ -11,7 +11,7 @@ const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(
 );
 
 /**
- * Every 503 says when to retry (README "Reliability and security"): soon when a backing service
+ * Every 503 says when to retry (docs/contract.md §11): soon when a backing service
  * is overloaded or timed out (OpenSearch 429, a lock or statement timeout), later when it is down.
  */
 const RETRY_AFTER_SECONDS: Record<DependencyFailure, number> = { busy: 1, down: 5 };

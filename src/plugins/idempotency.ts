@@ -3,7 +3,7 @@
 // Keys live in PostgreSQL, so every API instance sees them; they are forgotten after 24 h.
 // A request holds its key by a lease it renews while it runs (src/idempotency/idempotency-dal.ts):
 // when its process dies, a retry takes the key over after IDEMPOTENCY_LEASE_MS instead of
-// answering 409 for 24 h. README "Reliability and security" describes what a retry can learn.
+// answering 409 for 24 h. docs/security.md describes what a retry can learn.
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -106,7 +106,7 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
       }
     } catch {
       // The work is committed (or failed) whatever happens to the key: the client gets its answer.
-      // The key then stays in progress until its lease runs out (README, "Idempotency keys").
+      // The key then stays in progress until its lease runs out (docs/contract.md §13).
       request.log.warn('could not store the answer of an Idempotency-Key');
     }
     return payload;

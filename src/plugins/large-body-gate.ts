@@ -1,6 +1,6 @@
 // Large request bodies are read and parsed a few at a time. The rest wait with their bytes still
 // in the kernel's socket buffers, so the memory that bodies take stays bounded however many
-// uploads arrive at once, and the API can run with a fixed heap (README, "Memory").
+// uploads arrive at once, and the API can run with a fixed heap (docs/architecture.md, "Memory").
 // The gate sits behind authentication, and a slot is held only until the body's deadline, so
 // neither a client without a key nor a slow client can keep partners' uploads waiting.
 import { finished, PassThrough, type Readable } from 'node:stream';

@@ -26,7 +26,7 @@ interface LimitOptions {
 /**
  * Counted in each instance's memory, not in Redis: it bounds the work one instance does for one
  * address before authentication, which needs no shared count, and it spares every request a
- * second Redis round trip (bench/RESULTS.md). N instances admit N × the limit per address.
+ * second Redis round trip (docs/performance.md). N instances admit N × the limit per address.
  */
 export function installAddressRateLimit(app: FastifyInstance, opts: Omit<LimitOptions, 'redis' | 'namespace'>): void {
   installLimit(app, opts, { counter: createLocalWindowCounter({ windowMs: opts.windowMs }), keyOf: (request) => clientNetwork(request.ip), announce: false });

@@ -1,9 +1,9 @@
 // Security headers on every answer (helmet's defaults: nosniff, frame options, HSTS, a content
 // security policy, …). Their values depend on nothing in the request, so helmet's middleware runs
 // once, at start, against a recorder, and each answer gets the recorded headers through Fastify's
-// own header store: @fastify/helmet built the middleware anew on every request (3-4 % of GET by
-// id's busy CPU in a profile, bench/profile.ts), and even built once, its dozen middlewares and
-// Node's checks of each raw header cost a search about 20 µs. A route may set its own over them
+// own header store: @fastify/helmet built the middleware anew on every request (a visible share of
+// GET by id's CPU under bench/profile.ts), and even built once, its dozen middlewares and Node's
+// checks of each raw header cost every search more than one recorded copy. A route may set its own over them
 // (Swagger UI its policy, media its resource policy).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';

@@ -43,8 +43,8 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], c
   for (const union of list.filter((e) => e.keyword === 'anyOf')) {
     const branches = list.filter((e) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`));
     const inner = branches.filter((e) => !(e.keyword === 'type' && e.instancePath === union.instancePath));
-    if (union.parentSchema?.errorMessage || inner.length === 0) branches.forEach((e) => hidden.add(e));
-    else [union, ...branches.filter((e) => !inner.includes(e))].forEach((e) => hidden.add(e));
+    const hide = union.parentSchema?.errorMessage || inner.length === 0 ? branches : [union, ...branches.filter((e) => !inner.includes(e))];
+    for (const e of hide) hidden.add(e);
   }
   const lines = list
     .filter((e) => !hidden.has(e))

@@ -1,7 +1,7 @@
 // Fixed-window request counters shared by every API instance through Redis, without a Redis
 // round trip on the request path: each instance counts in its own memory and, every `syncMs`,
 // adds what it counted to the shared count in one pipelined call and learns the others' hits from
-// the answer (README "Reliability and security"). A limit therefore holds across instances up to
+// the answer (docs/security.md). A limit therefore holds across instances up to
 // what the other instances admitted within one sync interval. While Redis fails, each instance
 // goes on counting alone: the limit stays on, per instance.
 import type { Redis } from 'ioredis';

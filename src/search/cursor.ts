@@ -1,4 +1,4 @@
-// Cursors of the filtered and Solr-mode searches (docs/contract.md §16, README "Paging past
+// Cursors of the filtered and Solr-mode searches (docs/contract.md §16, docs/partners/search.md "Paging past
 // 10 000"): opaque to clients, base64url of {v, q, a, n}. `q` names the query the cursor belongs
 // to, `a` holds the sort values of the last hit returned (OpenSearch's search_after), `n` how many
 // results came before the next page (so that `next` is left out once none remain).

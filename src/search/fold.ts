@@ -30,6 +30,7 @@ function german2(word: string): string {
 }
 
 /** Text without a character outside ASCII, which NFKD and the letter map leave as it is. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII character, control characters included.
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Lower case without diacritics, letters NFKD keeps whole mapped to their base, spaces collapsed. */

@@ -1,5 +1,5 @@
 // How opening hours live in the index so that "open at instant I" is one OpenSearch filter with no
-// nightly rewrite (README "Opening hours and open now"): the document keeps the hours as ranges of
+// nightly rewrite (docs/architecture.md, "The read path"): the document keeps the hours as ranges of
 // LOCAL time, and the query turns I into the local time of each zone the country's listings use.
 // Daylight saving holds by construction: an instant has exactly one local time in a zone.
 import { DateTime } from 'luxon';

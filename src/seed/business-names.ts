@@ -52,7 +52,8 @@ export function createBusinessNames(faker: Faker) {
     const total = shapes.reduce((sum, [weight]) => sum + weight, 0);
     let pick = faker.number.float({ min: 0, max: total });
     for (const [weight, make] of shapes) {
-      if ((pick -= weight) <= 0) return make();
+      pick -= weight;
+      if (pick <= 0) return make();
     }
     return shapes[0]![1]();
   };

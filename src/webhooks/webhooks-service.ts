@@ -84,7 +84,7 @@ export function createWebhooksService({ db, countries, policy, resolve }: Webhoo
       if (!(await deleteWebhook(db, caller.partnerId, id))) throw notFound(`webhook ${id}`);
     },
 
-    /** Queues a `ping`; the indexer's sweeper sends it (README "For partners: webhooks"). */
+    /** Queues a `ping`; the indexer's sweeper sends it (docs/partners/sync-and-webhooks.md). */
     async ping(caller: Caller, id: number): Promise<{ id: string }> {
       const webhook = await owned(caller, id);
       const publicId = newMessageId();

@@ -75,8 +75,8 @@ t.test('the per-key limit counts the requests of both instances together', async
   const { auth } = await partner();
   // Each instance adds its hits to the shared count 50 ms after counting them and learns the total
   // from the answer; a request sent once Redis counts every request before it sees them all.
-  // (Faster ones may pass the limit by what one instance takes in before its next sync: README
-  // "Reliability and security".) The count is read in Redis, as a request would add a hit.
+  // (Faster ones may pass the limit by what one instance takes in before its next sync: docs/contract.md
+  // §11.) The count is read in Redis, as a request would add a hit.
   const counterKey = keyCounterName(env.QUEUE_PREFIX!, hashApiKey(auth.authorization.slice('Bearer '.length)));
   let sent = 0;
   const synced = () =>

@@ -1,5 +1,5 @@
 // The per-address limit runs before authentication and on every route; the key cache keeps failed
-// keys apart; both limits stay on while Redis is down (README, "Reliability and security").
+// keys apart; both limits stay on while Redis is down (docs/security.md).
 import t from 'tap';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/http/app.js';

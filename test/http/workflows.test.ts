@@ -166,7 +166,7 @@ t.test('rate limit: 429 after the configured limit, with Retry-After and RateLim
   const limited = await build(t, { config: { RATE_LIMIT_MAX: 3, RATE_LIMIT_WINDOW_MS: 2000, QUEUE_PREFIX: `rl-${runId}` } });
   const dave = await limited.partner();
   const statuses: number[] = [];
-  let last;
+  let last: Awaited<ReturnType<typeof limited.app.inject>> | undefined;
   for (let i = 0; i < 4; i++) {
     last = await limited.app.inject({ url: '/de/categories?name=Caf%C3%A9', headers: dave.auth });
     statuses.push(last.statusCode);

@@ -1,6 +1,6 @@
 // The API runs with a capped heap (package.json config.node_flags). A burst of the largest bodies
 // the contract allows (8 MiB) must not exhaust it: every request is answered and the process
-// lives on (README, "Memory").
+// lives on (docs/architecture.md, "Memory").
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { memoryMb } from '../../bench/proc.js';

@@ -1,5 +1,4 @@
 import { TransactionRollbackError } from 'drizzle-orm';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { startRelay } from '../../indexer/relay.js';
 import type { Db, DbOrTx } from '../../src/db/client.js';

@@ -21,6 +21,7 @@ const inProfile = (profile: string | undefined) =>
 
 t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API and the indexer', async (t) => {
   t.same(inProfile(undefined), ['api', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own variable syntax, read as text.
   t.equal(compose.services.opensearch!.image, 'opensearchproject/opensearch:${OPENSEARCH_VERSION}');
   t.ok(pinned, 'stack.env pins the version both use');
   for (const name of ['postgres', 'redis', 'opensearch', 'api', 'indexer']) t.ok(compose.services[name]!.healthcheck, `${name} has a health check`);

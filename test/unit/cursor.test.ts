@@ -1,7 +1,7 @@
 // Cursors (src/search/cursor.ts) and the search_after clause (src/search/query/search-after.ts):
 // pure functions, no OpenSearch. test/integration/cursor-paging.test.ts pages a real index.
 import t from 'tap';
-import { AppError } from '../../src/platform/errors.js';
+import type { AppError } from '../../src/platform/errors.js';
 import { bodyText } from '../../src/search/body-text.js';
 import { encodeCursor, queryKey as keyOfText, readCursor } from '../../src/search/cursor.js';
 import { withoutItem } from '../../src/search/json-text.js';

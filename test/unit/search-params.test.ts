@@ -1,5 +1,5 @@
 import t from 'tap';
-import { AppError } from '../../src/platform/errors.js';
+import type { AppError } from '../../src/platform/errors.js';
 import { parseListingSearch } from '../../src/search/search-params.js';
 import { parseSolrText } from '../../src/search/query/solr-text.js';
 import { parseMatchValue } from '../../src/search/query/wildcard.js';

@@ -1,5 +1,5 @@
 // The OpenSearch body of the Solr-mode search, assembled from small clause functions.
-// score = text relevance × listing boost × _distboost_ (README "Ranking").
+// score = text relevance × listing boost × _distboost_ (docs/search.md, "Scoring").
 import { fold } from '../fold.js';
 import type { ListingSearch } from '../search-params.js';
 import { queryForms, type QueryForms } from '../typo-variants.js';
