@@ -42,22 +42,22 @@ t.test('a listing without coordinates or reviews has no loc and no rating', asyn
 t.test('opening hours become ranges of local seconds: of the week, and of the epoch for special days', async (t) => {
   const doc = buildListingDocument({ listing, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
   // Friday 22:00-24:00 ends where Saturday 00:00-02:00 starts: the night is one stretch.
-  t.same(doc.open_weekly, [{ gte: 8 * 3600, lt: 12 * 3600 }, { gte: 4 * 86400 + 22 * 3600, lt: 5 * 86400 }, { gte: 5 * 86400, lt: 5 * 86400 + 2 * 3600 }]);
+  t.same(doc.internal.open_weekly, [{ gte: 8 * 3600, lt: 12 * 3600 }, { gte: 4 * 86400 + 22 * 3600, lt: 5 * 86400 }, { gte: 5 * 86400, lt: 5 * 86400 + 2 * 3600 }]);
   const christmasEve = Date.UTC(2026, 11, 24) / 1000;
-  t.same(doc.open_special, [{ gte: christmasEve + 8 * 3600, lt: christmasEve + 12 * 3600 }]);
-  t.same(doc.open_special_dates, ['2026-12-24', '2026-12-25'], 'a closed special day still replaces its weekly hours');
-  t.equal(doc.closed_days, null);
-  t.equal(doc.open_tz, 'Europe/Berlin');
+  t.same(doc.internal.open_special, [{ gte: christmasEve + 8 * 3600, lt: christmasEve + 12 * 3600 }]);
+  t.same(doc.internal.open_special_dates, ['2026-12-24', '2026-12-25'], 'a closed special day still replaces its weekly hours');
+  t.equal(doc.internal.closed_days, null);
+  t.equal(doc.internal.open_tz, 'Europe/Berlin');
 });
 
 t.test('a temporary closure covers every day up to until, or every day when until is null', async (t) => {
   const closedUntil = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '2026-12-31' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.same(closedUntil.closed_days, { gte: -2_147_483_648, lte: Date.UTC(2026, 11, 31) / 86_400_000 });
+  t.same(closedUntil.internal.closed_days, { gte: -2_147_483_648, lte: Date.UTC(2026, 11, 31) / 86_400_000 });
   const closedOpenEnded = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: null } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.same(closedOpenEnded.closed_days, { gte: -2_147_483_648, lte: 2_147_483_647 });
+  t.same(closedOpenEnded.internal.closed_days, { gte: -2_147_483_648, lte: 2_147_483_647 });
   // Dates before 1970, and years below 100 (which Date.UTC would move to the 1900s), still make a valid range.
   const before1970 = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '1969-12-31' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.same(before1970.closed_days, { gte: -2_147_483_648, lte: -1 });
+  t.same(before1970.internal.closed_days, { gte: -2_147_483_648, lte: -1 });
   const year50 = buildListingDocument({ listing: { ...listing, temporarily_closed: { until: '0050-01-01' } }, partnerName: 'p', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
-  t.equal((year50.closed_days as { lte: number }).lte, -701_265, 'the year 50, not 1950');
+  t.equal((year50.internal.closed_days as { lte: number }).lte, -701_265, 'the year 50, not 1950');
 });
