@@ -8,6 +8,7 @@ import { fold } from '../src/search/fold.js';
 import { openHoursFields } from '../src/search/open-hours.js';
 import { indexedForms } from '../src/search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../src/search/words.js';
+import { analystFields } from './analyst-fields.js';
 
 // Its format's version, DOCUMENT_FORMAT, lives with the index definitions (src/opensearch).
 
@@ -20,6 +21,10 @@ export interface ListingDocumentInput {
   updatedAt: Date;
   /** Of the listing's `website` reviews only (src/listings/listing-records.ts). */
   rating?: { mean: number; count: number } | undefined;
+  /** What only the analyst fields need (analyst-fields.ts). */
+  createdAt: Date;
+  claimantName: string | null;
+  hasOffer: boolean;
 }
 
 export type ListingDocument = ReturnType<typeof buildListingDocument>;
@@ -74,6 +79,9 @@ export function buildListingDocument(input: ListingDocumentInput) {
     suppressed: input.suppressed,
     version: input.version,
     updated_at: input.updatedAt.toISOString(),
+    ...analystFields(listing, {
+      createdAt: input.createdAt, creatorName: input.partnerName, claimantName: input.claimantName, hasOffer: input.hasOffer, suppressed: input.suppressed,
+    }),
     listing: shown,
     // What only the query builders read (src/search/internal-fields.ts): folded text, typo forms,
     // opening-hours ranges and the result views, kept apart from the fields analysts read.
@@ -114,5 +122,8 @@ export function listingDocumentOf(record: ListingForIndex, urls: PublicUrls) {
     version: row.version,
     updatedAt: row.updatedAt,
     rating: record.rating,
+    createdAt: row.createdAt,
+    claimantName: record.claimantName,
+    hasOffer: record.hasOffer,
   });
 }

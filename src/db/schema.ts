@@ -181,7 +181,7 @@ export const changeFeedPurges = pgTable('change_feed_purges', {
   through: id('through').notNull(),
 });
 
-/** At most one offer a listing (docs/contract.md §7); not part of the index document. */
+/** At most one offer a listing (docs/contract.md §7); the index document only says whether there is one (`has_offer`). */
 export const offers = pgTable('offers', {
   listingId: id('listing_id').primaryKey().references(() => listings.id, { onDelete: 'cascade' }),
   message: text('message').notNull(),
