@@ -2,7 +2,7 @@
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { ChangeKind } from '../changes/change-kinds.js';
@@ -13,10 +13,11 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const partners = pgTable('partners', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   name: text('name').notNull(),
-  role: text('role', { enum: ['partner', 'admin'] }).notNull().default('partner'),
+  // Analysts (docs/contract.md §22) only read; the check keeps a mistyped role out of the table.
+  role: text('role', { enum: ['partner', 'admin', 'analyst'] }).notNull().default('partner'),
   createdAt: createdAt(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
-});
+}, (t) => [check('partners_role_check', sql`${t.role} in ('partner', 'admin', 'analyst')`)]);
 
 /** Only a SHA-256 of each key is stored; keys carry 256 bits of entropy, so no slow hash is needed. */
 export const apiKeys = pgTable('api_keys', {
