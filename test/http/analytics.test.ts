@@ -135,3 +135,12 @@ t.test('requests are logged without their bodies and counted in the metrics', as
   t.match(metrics, /analytics_requests_total\{operation="search",outcome="refused"\} [1-9]/);
   t.match(metrics, /analytics_opensearch_took_seconds_count\{operation="search"\} [1-9]/);
 });
+
+t.test("analytics requests count against the key's rate limit", async (t) => {
+  // A limit of two, counted apart from the other tests' keys (the namespace follows QUEUE_PREFIX).
+  const limited = await build(t, { config: { RATE_LIMIT_MAX: 2, QUEUE_PREFIX: `rl-analytics-${runId}` } });
+  const key = await limited.partner('analyst');
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i++) statuses.push((await limited.app.inject({ method: 'POST', url: '/analytics/listings/_count', headers: key.auth })).statusCode);
+  t.same(statuses, [200, 200, 429]);
+});
