@@ -30,6 +30,16 @@ const GEONAMES_TO_ISO: Record<string, Record<string, string>> = {
   },
 };
 
+/**
+ * GeoNames names a few large places in English ("Munich", "Vienna"), but a listing's `place` is
+ * written in the local language: those local names are added beside them.
+ */
+const LOCAL_NAMES: Record<string, Record<string, string>> = {
+  de: { München: 'Munich', Köln: 'Cologne', Nürnberg: 'Nuremberg' },
+  at: { Wien: 'Vienna' },
+  ch: { Genf: 'Genève', 'St. Gallen': 'Sankt Gallen' },
+};
+
 const isoCode = (country: string, adminCode: string) => GEONAMES_TO_ISO[country]?.[adminCode] ?? adminCode.replace(/^0+(?=.)/, '');
 
 /** Positions in hundredths of a degree (about a kilometre): precise enough to find the nearest place. */
@@ -53,6 +63,9 @@ for (const cc of Object.keys(COUNTRY_TIME_ZONES)) {
   const placeNames: Record<string, number> = {};
   // Most populous first: a name that several places share names the region of the largest.
   for (const c of own) placeNames[fold(c.name)] ??= regionOf(c);
+  for (const [local, geonames] of Object.entries(LOCAL_NAMES[cc] ?? {})) {
+    if (placeNames[fold(geonames)] !== undefined) placeNames[fold(local)] ??= placeNames[fold(geonames)]!;
+  }
   countries[cc] = {
     regions: names,
     places: own.map((c) => [hundredths(c.loc.coordinates[1]), hundredths(c.loc.coordinates[0]), regionOf(c)]),

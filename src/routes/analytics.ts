@@ -1,7 +1,6 @@
 // The analysts' door to the index (docs/contract.md §22, docs/analytics.md). Authentication (analyst
 // and admin keys only) and the per-key rate limit are installed on the scope by src/http/app.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AnalyticsService } from '../analytics/analytics-service.js';
 import {
   AnalyticsCountAnswerSchema, AnalyticsCountBodySchema, AnalyticsFieldCapsBodySchema, AnalyticsFieldCapsQuerySchema, AnalyticsParamsSchema,
@@ -18,14 +17,14 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
       summary: 'Search the index as OpenSearch does, through the guards (analysts, admins)',
       description: 'The body goes to OpenSearch\'s _search after the checks of docs/analytics.md ("What the door refuses"); '
         + 'the answer is OpenSearch\'s, without the internal fields. Page long reads with `sort` and `search_after`.',
-      tags, params: AnalyticsParamsSchema, body: Type.Optional(AnalyticsSearchBodySchema), response: responses(OpenSearchAnswerSchema),
+      tags, params: AnalyticsParamsSchema, body: AnalyticsSearchBodySchema, response: responses(OpenSearchAnswerSchema),
     },
   }, async (request) => analytics.search(request.params.target, request.body ?? {}, request.log));
 
   app.post('/analytics/:target/_count', {
     schema: {
       summary: 'Count the documents a query matches (analysts, admins)',
-      tags, params: AnalyticsParamsSchema, body: Type.Optional(AnalyticsCountBodySchema), response: responses(AnalyticsCountAnswerSchema),
+      tags, params: AnalyticsParamsSchema, body: AnalyticsCountBodySchema, response: responses(AnalyticsCountAnswerSchema),
     },
   }, async (request) => analytics.count(request.params.target, request.body ?? {}, request.log));
 
@@ -39,7 +38,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
   app.post('/analytics/:target/_field_caps', {
     schema: {
       summary: 'Which fields can be searched and aggregated, and as what type (analysts, admins)',
-      tags, params: AnalyticsParamsSchema, querystring: AnalyticsFieldCapsQuerySchema, body: Type.Optional(AnalyticsFieldCapsBodySchema),
+      tags, params: AnalyticsParamsSchema, querystring: AnalyticsFieldCapsQuerySchema, body: AnalyticsFieldCapsBodySchema,
       response: responses(OpenSearchAnswerSchema),
     },
   }, async (request) => analytics.fieldCaps(request.params.target, request.query.fields, request.body ?? {}, request.log));

@@ -8,7 +8,8 @@ export const AnalyticsParamsSchema = Type.Object({
 });
 export type AnalyticsParams = Static<typeof AnalyticsParamsSchema>;
 
-const openSearchBody = (description: string) => Type.Object({}, { additionalProperties: true, description });
+/** An OpenSearch body, or none at all (Fastify validates a missing body as null). */
+const openSearchBody = (description: string) => Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description });
 
 export const AnalyticsSearchBodySchema = openSearchBody('An OpenSearch search body (query, aggs, sort, search_after, _source, fields, docvalue_fields, …). '
   + 'Refused anywhere in it: script, script_fields, runtime_mappings, stored_fields, profile (and every kind of script). '

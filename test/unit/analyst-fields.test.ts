@@ -90,6 +90,8 @@ t.test('region: the nearest place of the country, or the place of that name with
   t.equal(at('at', 48.2082, 16.3738), 'Wien');
   t.equal(at('ch', 47.3769, 8.5417), 'Zürich');
   t.equal(at('de', null, null, 'Köln'), 'Nordrhein-Westfalen', 'no coordinates: the place name');
+  t.equal(at('de', null, null, 'München'), 'Bayern', 'a local name GeoNames writes in English (Munich)');
+  t.equal(at('at', null, null, 'Wien'), 'Wien');
   t.equal(at('de', 55.5, 5), null, 'the North Sea');
   t.equal(at('xx', 48.1, 11.5), null, 'a country the data set leaves out');
 });
