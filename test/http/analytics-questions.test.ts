@@ -6,8 +6,8 @@ import t, { type Test } from 'tap';
 import { readQuestions } from '../../scripts/analytics/analyst-questions.js';
 import { searchBodyOfVisualisation, type SavedObject } from '../../scripts/analytics/dashboard-objects.js';
 import { projectPath } from '../../src/platform/project-paths.js';
-import { SAMPLE_LISTINGS } from '../../src/sample/sample-data.js';
-import { build, eventually, INDEXED_WITHIN_MS, runId, startIndexer } from '../helper.js';
+import { SAMPLE_LISTINGS, SAMPLE_OFFERS, SAMPLE_REVIEWS } from '../../src/sample/sample-data.js';
+import { build, eventually, INDEXED_WITHIN_MS, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -17,15 +17,11 @@ const analyst = await partner('analyst');
 const call = (method: string, url: string, auth: { authorization: string }, payload?: object) =>
   app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) });
 
-// The sample data, and what a living directory has beside it: website reviews, an offer, a claim
-// taken over and one given up.
+// The sample data (listings, website reviews, an offer), and a claim taken over and one given up.
 const ids: string[] = [];
 for (const listing of SAMPLE_LISTINGS) ids.push((await call('POST', '/de/listings', demo.auth, listing)).json().id);
-const review = (n: number, rating: number) => ({ source_id: `q${runId}-${n}`, reviewer: 'R', reviewed: '', title: '', text: 'gut', rating, date_time: '2026-05-01T12:00:00+02:00' });
-await call('POST', `/de/listings/${ids[0]}/reviews`, admin.auth, review(1, 5));
-await call('POST', `/de/listings/${ids[0]}/reviews`, admin.auth, review(2, 4));
-await call('POST', `/de/listings/${ids[1]}/reviews`, admin.auth, review(3, 3));
-await call('PUT', `/de/listings/${ids[2]}/offer`, demo.auth, { message: 'Gratis Beratung', url: 'https://example.com/angebot' });
+for (const { listing, review } of SAMPLE_REVIEWS) await call('POST', `/de/listings/${ids[listing]}/reviews`, admin.auth, review);
+for (const { listing, offer } of SAMPLE_OFFERS) await call('PUT', `/de/listings/${ids[listing]}/offer`, demo.auth, offer);
 await call('PUT', `/de/listings/${ids[3]}/claim`, admin.auth);
 await call('DELETE', `/de/listings/${ids[4]}/claim`, demo.auth);
 const search = (body: object) => call('POST', '/analytics/listings/_search', analyst.auth, body);
