@@ -50,13 +50,12 @@ export function createAnalyticsService({ opensearch, names, countries, metrics, 
   };
 
   /**
-   * Runs `send` for one request of `operation`, logs it and counts it. OpenSearch's refusal of a
+   * Runs `send` for one request of `operation`, logs it (one line, never the body) and counts it. OpenSearch's refusal of a
    * body (a 400: an unknown field type, a malformed query) is the analyst's to fix: a 400 with its
    * reasons; a missing index a 404; anything else goes to the error handler (503 when OpenSearch is
    * down or busy).
    */
   async function run(operation: AnalyticsOperation, target: string, log: RequestLog, send: (alias: string) => Promise<Answer>): Promise<Answer> {
-    const started = performance.now();
     let outcome = 'ok';
     try {
       const answer = await send(aliasOf(target));
@@ -72,8 +71,8 @@ export function createAnalyticsService({ opensearch, names, countries, metrics, 
       }
       throw err;
     } finally {
+      // Refused and failed requests are logged by the request log (src/plugins/request-log.ts).
       metrics.analyticsRequests.inc({ operation, outcome });
-      log.debug({ analytics: operation, target, ms: Math.round(performance.now() - started), outcome }, 'analytics request done');
     }
   }
 
