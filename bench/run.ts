@@ -68,7 +68,7 @@ async function compare(name: string, apiPath: string, index: string, body: strin
 for (const scenario of searches) {
   await compare(scenario.name, `/${country}/listings?${scenario.path}`, alias, await searchBody(scenario.query));
 }
-const categoryBody = JSON.stringify({ query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { name_fold: { value: `*${fold('restaurant')}*` } } }] } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10000, _source: ['id', 'name'], track_total_hits: true });
+const categoryBody = JSON.stringify({ query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { 'internal.name_fold': { value: `*${fold('restaurant')}*` } } }] } }, sort: [{ 'internal.name_fold': 'asc' }, { id: 'asc' }], size: 10000, _source: ['id', 'name'], track_total_hits: true });
 await compare('categories: *restaurant*', `/${country}/categories?name=*restaurant*`, `${mode.prefix}categories`, categoryBody);
 hop.kill();
 row('POST create listing', await load({ url: apiUrl(`/${country}/listings`), method: 'POST', body: createBody, headers: auth }));

@@ -25,7 +25,7 @@ function textBool(body: Body): { must?: Clause[]; should?: Clause[]; filter: Cla
 function fuzzyText(search: Solr, prefixLength: number): Body {
   const body = buildSolrQuery(search);
   const bool = textBool(body);
-  const fields = ['name_fold^3', 'categories_fold^2', 'keywords_fold'];
+  const fields = ['internal.name_fold^3', 'internal.categories_fold^2', 'internal.keywords_fold'];
   const fuzzy = { fuzziness: 'AUTO', prefix_length: prefixLength, max_expansions: 50 };
   delete bool.must;
   delete bool.should;
@@ -38,17 +38,17 @@ function fuzzyText(search: Solr, prefixLength: number): Body {
     ];
     bool.should = [
       { term: { 'name.kw': { value: plain.toLowerCase(), boost: 4 } } },
-      { match_phrase: { name_fold: { query: fold(plain), boost: 2 } } },
+      { match_phrase: { 'internal.name_fold': { query: fold(plain), boost: 2 } } },
       { multi_match: { query: fold(plain), fields, operator: 'and', boost: 2 } },
     ];
   }
   if (search.where) {
     const { phrases, terms } = parseSolrText(search.where);
     const place: Clause[] = [
-      ...(terms.length ? [{ match: { 'place_fold.text': { query: fold(terms.join(' ')), operator: 'and', fuzziness: 'AUTO', prefix_length: prefixLength } } }] : []),
-      ...phrases.map((phrase) => ({ match_phrase: { 'place_fold.text': fold(phrase) } })),
+      ...(terms.length ? [{ match: { 'internal.place_fold.text': { query: fold(terms.join(' ')), operator: 'and', fuzziness: 'AUTO', prefix_length: prefixLength } } }] : []),
+      ...phrases.map((phrase) => ({ match_phrase: { 'internal.place_fold.text': fold(phrase) } })),
     ];
-    bool.filter.push({ bool: { should: [{ bool: { filter: place } }, { term: { zip_fold: fold(search.where.replace(/"/g, '')) } }], minimum_should_match: 1 } });
+    bool.filter.push({ bool: { should: [{ bool: { filter: place } }, { term: { 'internal.zip_fold': fold(search.where.replace(/"/g, '')) } }], minimum_should_match: 1 } });
   }
   return body;
 }

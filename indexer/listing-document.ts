@@ -8,6 +8,7 @@ import { fold } from '../src/search/fold.js';
 import { openHoursFields } from '../src/search/open-hours.js';
 import { indexedForms } from '../src/search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../src/search/words.js';
+import { analystFields } from './analyst-fields.js';
 
 // Its format's version, DOCUMENT_FORMAT, lives with the index definitions (src/opensearch).
 
@@ -20,6 +21,10 @@ export interface ListingDocumentInput {
   updatedAt: Date;
   /** Of the listing's `website` reviews only (src/listings/listing-records.ts). */
   rating?: { mean: number; count: number } | undefined;
+  /** What only the analyst fields need (analyst-fields.ts). */
+  createdAt: Date;
+  claimantName: string | null;
+  hasOffer: boolean;
 }
 
 export type ListingDocument = ReturnType<typeof buildListingDocument>;
@@ -60,18 +65,10 @@ export function buildListingDocument(input: ListingDocumentInput) {
     lid: Number(listing.id),
     cc: listing.country_code,
     name: listing.name,
-    name_fold: fold(listing.name),
-    ...searchableWords(listing),
     categories: categoryNames,
-    categories_fold: categoryNames.map(fold),
     category_ids: listing.categories.map((c) => c.id),
     keywords: listing.keywords,
-    keywords_fold: listing.keywords.map(fold),
-    street_fold: fold(street),
-    house_number_fold: fold(number),
-    zip_fold: fold(listing.zip),
     place: listing.place,
-    place_fold: fold(listing.place),
     phones: listing.phones.map((p) => p.number),
     loc,
     partner: input.partnerName,
@@ -82,20 +79,35 @@ export function buildListingDocument(input: ListingDocumentInput) {
     suppressed: input.suppressed,
     version: input.version,
     updated_at: input.updatedAt.toISOString(),
-    ...openHoursFields(listing),
+    ...analystFields(listing, {
+      createdAt: input.createdAt, creatorName: input.partnerName, claimantName: input.claimantName, hasOffer: input.hasOffer, suppressed: input.suppressed,
+    }),
     listing: shown,
-    // The filtered search's result as JSON text, a stored field: the API splices it into its
-    // answer unparsed, and OpenSearch reads it without filtering _source (docs/search.md "Reading
-    // the hits"). Stored, not doc values: a listing's text may pass doc values' 32 766 bytes.
-    listing_text: JSON.stringify(shown),
-    // The Solr-mode result, but for what the query adds (_dist_, _distboost_, score), as JSON in
-    // doc values: a search reads it for its 50 hits without loading and filtering their _source,
-    // which cost OpenSearch several times the search itself (docs/search.md).
-    result_view: JSON.stringify({
-      id, lid: Number(listing.id), cc: listing.country_code, name: listing.name, street: listing.address, zip: listing.zip,
-      place: listing.place, partner: input.partnerName, ...(loc ? { loc } : {}), ...(rating !== null ? { rating } : {}),
-      categories: categoryNames, boost: input.boost, _version_: input.version,
-    } satisfies SolrResultView),
+    // What only the query builders read (src/search/internal-fields.ts): folded text, typo forms,
+    // opening-hours ranges and the result views, kept apart from the fields analysts read.
+    internal: {
+      name_fold: fold(listing.name),
+      ...searchableWords(listing),
+      categories_fold: categoryNames.map(fold),
+      keywords_fold: listing.keywords.map(fold),
+      street_fold: fold(street),
+      house_number_fold: fold(number),
+      zip_fold: fold(listing.zip),
+      place_fold: fold(listing.place),
+      ...openHoursFields(listing),
+      // The filtered search's result as JSON text, a stored field: the API splices it into its
+      // answer unparsed, and OpenSearch reads it without filtering _source (docs/search.md "Reading
+      // the hits"). Stored, not doc values: a listing's text may pass doc values' 32 766 bytes.
+      listing_text: JSON.stringify(shown),
+      // The Solr-mode result, but for what the query adds (_dist_, _distboost_, score), as JSON in
+      // doc values: a search reads it for its 50 hits without loading and filtering their _source,
+      // which cost OpenSearch several times the search itself (docs/search.md).
+      result_view: JSON.stringify({
+        id, lid: Number(listing.id), cc: listing.country_code, name: listing.name, street: listing.address, zip: listing.zip,
+        place: listing.place, partner: input.partnerName, ...(loc ? { loc } : {}), ...(rating !== null ? { rating } : {}),
+        categories: categoryNames, boost: input.boost, _version_: input.version,
+      } satisfies SolrResultView),
+    },
   };
 }
 
@@ -110,5 +122,8 @@ export function listingDocumentOf(record: ListingForIndex, urls: PublicUrls) {
     version: row.version,
     updatedAt: row.updatedAt,
     rating: record.rating,
+    createdAt: row.createdAt,
+    claimantName: record.claimantName,
+    hasOffer: record.hasOffer,
   });
 }

@@ -1,5 +1,8 @@
 // Compares what PostgreSQL holds (live listings and their versions) with what the index holds,
-// streaming both in id order, so it runs in constant memory over millions of listings.
+// streaming both in id order, so it runs in constant memory over millions of listings. Versions
+// say it all, the analyst fields included: everything a document shows, an offer, a claim, an
+// image, a website review, moves the listing's version (src/listings/change-listing.ts); only a
+// partner's private review does not, and it shows in no field.
 import type { Db } from '../src/db/client.js';
 import { liveListingVersionsAfter, versionsOf } from '../src/listings/listing-reads-dal.js';
 import type { OpenSearchClient } from '../src/opensearch/client.js';

@@ -7,6 +7,7 @@ import { searchThroughPool } from '../opensearch/pool-request.js';
 import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
 import { fold } from '../search/fold.js';
+import { internalField } from '../search/internal-fields.js';
 import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
 
 export interface CategoryRow {
@@ -21,7 +22,7 @@ export async function rebuildCategoriesIndex(client: OpenSearchClient, names: In
   for (let i = 0; i < rows.length; i += 2000) {
     const body = rows.slice(i, i + 2000).flatMap((r) => [
       { index: { _index: index, _id: `${r.country}:${r.id}` } },
-      { cc: r.country, id: r.id, name: r.name, name_fold: fold(r.name) },
+      { cc: r.country, id: r.id, name: r.name, internal: { name_fold: fold(r.name) } },
     ]);
     const res = await client.bulk({ body });
     if (res.body.errors) throw new Error(`categories bulk import failed: ${JSON.stringify(res.body.items.find((it) => Object.values(it)[0]?.error))}`);
@@ -38,11 +39,11 @@ export async function searchCategories(client: OpenSearchClient, names: IndexNam
   if (name !== undefined) {
     const match = parseMatchValue(name);
     if ('error' in match) throw validationError([`name: ${match.error}`]);
-    filter.push(matchClause('name_fold', match));
+    filter.push(matchClause(internalField('name_fold'), match));
   }
   const { hits } = await searchThroughPool<{ hits: { total: { value: number }; hits: { _source: unknown }[] } }>(client, {
     index: names.categoriesAlias,
-    body: JSON.stringify({ query: { bool: { filter } }, sort: [{ name_fold: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true }),
+    body: JSON.stringify({ query: { bool: { filter } }, sort: [{ [internalField('name_fold')]: 'asc' }, { id: 'asc' }], size: 10_000, _source: ['id', 'name'], track_total_hits: true }),
   });
   return {
     numFound: hits.total.value,

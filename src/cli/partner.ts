@@ -19,9 +19,16 @@ export function registerPartner(program: Command): void {
   const partner = program.command('partner').description('partners and their API keys');
   partner.command('create <name>').description('create a partner; prints its key on the last line')
     .option('--admin', 'admin role: may act on any listing and write website reviews')
-    .action((name: string, opts: { admin?: boolean }) => withDatabase(async ({ db }) => {
-      const created = await createPartnersService({ db }).create(name, opts.admin ? 'admin' : 'partner');
-      console.log(`partner ${created.id} (${opts.admin ? 'admin' : 'partner'}) created; its key, shown once:`);
+    .option('--analyst', 'analyst role: reads only, through /analytics and the GET endpoints (docs/analytics.md)')
+    .action((name: string, opts: { admin?: boolean; analyst?: boolean }) => withDatabase(async ({ db }) => {
+      if (opts.admin && opts.analyst) {
+        console.error('give --admin or --analyst, not both');
+        process.exitCode = 1;
+        return;
+      }
+      const role = opts.admin ? 'admin' : opts.analyst ? 'analyst' : 'partner';
+      const created = await createPartnersService({ db }).create(name, role);
+      console.log(`partner ${created.id} (${role}) created; its key, shown once:`);
       console.log(created.key);
     }));
   partner.command('list').description('list partners, each followed by its keys (indented)').action(() => withDatabase(async ({ db }) => {

@@ -6,9 +6,11 @@ import { createListingsService } from '../listings/listings-service.js';
 import { createLogger } from '../platform/logger.js';
 import { createPublisher } from '../outbox/publisher.js';
 import { createIndexQueue } from '../outbox/queue.js';
+import { createOffersService } from '../listings/offers-service.js';
 import { createPartnersService } from '../partners/partners-service.js';
+import { createReviewsService } from '../reviews/reviews-service.js';
 import { projectPath } from '../platform/project-paths.js';
-import { SAMPLE_LISTINGS } from '../sample/sample-data.js';
+import { SAMPLE_LISTINGS, SAMPLE_OFFERS, SAMPLE_REVIEWS } from '../sample/sample-data.js';
 import { config, withDatabase } from './context.js';
 
 export function registerSample(program: Command): void {
@@ -24,7 +26,14 @@ export function registerSample(program: Command): void {
       const writes = createListingWrites({ db, publish: createPublisher(queue, createLogger('warn', 'cli')) });
       const listings = createListingsService({ db, writes, urls: publicUrls(config) });
       const caller = { partnerId: demo.id, name: 'demo', role: 'partner' as const };
-      for (const input of SAMPLE_LISTINGS) await listings.create(caller, 'de', input);
+      const ids: number[] = [];
+      for (const input of SAMPLE_LISTINGS) ids.push(Number((await listings.create(caller, 'de', input)).id));
+      // Website reviews are written by the service's own (admin) partner, whose key nobody needs.
+      const website = await createPartnersService({ db }).create('sample website', 'admin');
+      const reviews = createReviewsService({ db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING });
+      for (const { listing, review } of SAMPLE_REVIEWS) await reviews.create({ partnerId: website.id, name: 'sample website', role: 'admin' }, 'de', ids[listing]!, review);
+      const offers = createOffersService({ db, writes });
+      for (const { listing, offer } of SAMPLE_OFFERS) await offers.put(caller, 'de', ids[listing]!, offer);
       await queue.close();
       mkdirSync(projectPath('.stack'), { recursive: true });
       writeFileSync(keyFile, `${demo.key}\n`);

@@ -2,7 +2,7 @@
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { ChangeKind } from '../changes/change-kinds.js';
@@ -13,10 +13,11 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const partners = pgTable('partners', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   name: text('name').notNull(),
-  role: text('role', { enum: ['partner', 'admin'] }).notNull().default('partner'),
+  // Analysts (docs/contract.md §22) only read; the check keeps a mistyped role out of the table.
+  role: text('role', { enum: ['partner', 'admin', 'analyst'] }).notNull().default('partner'),
   createdAt: createdAt(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
-});
+}, (t) => [check('partners_role_check', sql`${t.role} in ('partner', 'admin', 'analyst')`)]);
 
 /** Only a SHA-256 of each key is stored; keys carry 256 bits of entropy, so no slow hash is needed. */
 export const apiKeys = pgTable('api_keys', {
@@ -181,7 +182,7 @@ export const changeFeedPurges = pgTable('change_feed_purges', {
   through: id('through').notNull(),
 });
 
-/** At most one offer a listing (docs/contract.md §7); not part of the index document. */
+/** At most one offer a listing (docs/contract.md §7); the index document only says whether there is one (`has_offer`). */
 export const offers = pgTable('offers', {
   listingId: id('listing_id').primaryKey().references(() => listings.id, { onDelete: 'cascade' }),
   message: text('message').notNull(),

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../platform/config.js';
 import type { ApiDeps } from './deps.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
-import { installCountryAuth, installPartnerAuth } from '../plugins/auth.js';
+import { installAnalyticsAuth, installCountryAuth, installPartnerAuth } from '../plugins/auth.js';
 import { installEarlyAnswers } from '../plugins/early-answers.js';
 import { installErrorHandler } from '../plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from '../plugins/http-errors.js';
@@ -20,6 +20,7 @@ import { requestId } from '../plugins/request-id.js';
 import { installRequestLog } from '../plugins/request-log.js';
 import { installSecurityHeaders } from '../plugins/security-headers.js';
 import { installValidators } from '../plugins/validation.js';
+import { analyticsRoutes } from '../routes/analytics.js';
 import { categoryRoutes } from '../routes/categories.js';
 import { changeRoutes } from '../routes/changes.js';
 import { exportRoutes } from '../routes/export.js';
@@ -132,6 +133,13 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     keyRateLimit(partnerScope);
     installLargeBodyGate(partnerScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     await partnerScope.register(webhookRoutes, { webhooks: deps.webhooks });
+  });
+  // The analysts' door to the index (docs/contract.md §22): analyst and admin keys, the same limits.
+  await app.register(async (analyticsScope) => {
+    installAnalyticsAuth(analyticsScope, { partners: deps.partners });
+    keyRateLimit(analyticsScope);
+    installLargeBodyGate(analyticsScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    await analyticsScope.register(analyticsRoutes, { analytics: deps.analytics });
   });
 
   return app;

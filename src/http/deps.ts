@@ -1,6 +1,7 @@
 // Wires the long-lived clients and services of the API process from the configuration.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createAnalyticsService, type AnalyticsService } from '../analytics/analytics-service.js';
 import { createCategoriesService, type CategoriesService } from '../categories/categories-service.js';
 import { createChangesService, type ChangesService } from '../changes/changes-service.js';
 import { databaseTimeouts, publicUrls, webhookTargetPolicy, type Config } from '../platform/config.js';
@@ -49,6 +50,7 @@ export interface ApiDeps {
   webhooks: WebhooksService;
   changes: ChangesService;
   exports: ExportService;
+  analytics: AnalyticsService;
   close(): Promise<void>;
 }
 
@@ -70,13 +72,14 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const listings = createListingsService({ db: database.db, writes, urls: publicUrls(config) });
   const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
   const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
+  const metrics = createMetrics({ db: database.db, queue: indexQueue });
   return {
     database,
     redis,
     opensearch,
     names,
     queue,
-    metrics: createMetrics({ db: database.db, queue: indexQueue }),
+    metrics,
     search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
     match: createMatchService({ opensearch, names, logger }),
     partners,
@@ -92,6 +95,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     webhooks: createWebhooksService({ db: database.db, countries: config.countries, policy: webhookTargetPolicy(config) }),
     changes: createChangesService({ db: database.db }),
     exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
+    analytics: createAnalyticsService({ opensearch, names, countries: config.countries, metrics, timeoutMs: config.ANALYTICS_TIMEOUT_MS }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

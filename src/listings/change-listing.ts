@@ -40,15 +40,14 @@ export interface ListingChange<T> {
   movedTo?: number;
 }
 
-const UNINDEXED_KINDS: ReadonlySet<ChangeKind> = new Set(['offer_set', 'offer_deleted']);
-
 /**
- * Whether a change moves the listing to its next version and reaches the index. Offers are not
- * part of the index document; a private change (a partner's own review) must not move the public
- * version, which would tell every partner it exists (docs/contract.md §9, §14).
+ * Whether a change moves the listing to its next version and reaches the index: every change but
+ * a private one (a partner's own review), which must not move the public version, since that
+ * would tell every partner it exists (docs/contract.md §9, §14). Offers move it too: the index
+ * document says whether a listing has one (`has_offer`, for analysts; docs/contract.md §22).
  */
-export function movesVersion(kind: ChangeKind, visibleTo?: number): boolean {
-  return !UNINDEXED_KINDS.has(kind) && visibleTo === undefined;
+export function movesVersion(_kind: ChangeKind, visibleTo?: number): boolean {
+  return visibleTo === undefined;
 }
 
 /** Throws 403 or 409, as `rule` says, when another partner holds the claim on listing `id`. */

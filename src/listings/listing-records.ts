@@ -7,7 +7,7 @@
 import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { decodeRow } from '../db/decode-row.js';
-import { categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, partners, reviews } from '../db/schema.js';
+import { categories, images, listingCategories, listingEmails, listingLinks, listingPhones, listings, offers, partners, reviews } from '../db/schema.js';
 
 export type { Interval, StoredClosure, StoredHours, StoredSpecialDay } from '../db/schema.js';
 
@@ -24,12 +24,16 @@ export interface ListingForIndex {
   /** Mean rating and count over the `website` reviews; undefined without any. */
   rating: { mean: number; count: number } | undefined;
   creatorName: string;
+  /** The name of the partner that claims the listing; null when unclaimed. */
+  claimantName: string | null;
+  /** Whether the listing has an offer (docs/contract.md §7): analysts count them. */
+  hasOffer: boolean;
 }
 
 export type StoredImage = typeof images.$inferSelect;
 
-/** What the API's answer shows of a listing: a record without its creator's name and rating, which only the index document carries. */
-export type ListingForView = Omit<ListingForIndex, 'creatorName' | 'rating'>;
+/** What the API's answer shows of a listing: a record without what only the index document carries (names, rating, offer). */
+export type ListingForView = Omit<ListingForIndex, 'creatorName' | 'rating' | 'claimantName' | 'hasOffer'>;
 
 /** A JSON array of the rows `select` builds for each listing, `[]` when there are none. */
 export const jsonRows = <T>(select: SQL) => sql<T[]>`coalesce((${select}), '[]'::json)`;
@@ -108,12 +112,17 @@ export const listingJson = sql<ListingJson>`json_build_object('listing', to_json
 /** Listings with their lists and images, one row each: what the API's answer shows (GET by id, the export). */
 export const selectListingsForView = (db: DbOrTx) => db.select({ record: listingJson }).from(listings);
 
+/** The name of the partner that claims the listing of the enclosing query; null when unclaimed. */
+const claimantNameOf = sql<string | null>`(select p.name from ${partners} p where p.id = ${listings.claimedBy})`;
+/** Whether the listing of the enclosing query has an offer. */
+const hasOfferOf = sql<boolean>`exists (select 1 from ${offers} o where o.listing_id = ${listings.id})`;
+
 /**
- * Listings with every sub-object, their creator's name and their rating, one row each: what the
- * index document needs (the indexer, reindex pages).
+ * Listings with every sub-object, their creator's and claimant's names, their rating and whether
+ * they have an offer, one row each: what the index document needs (the indexer, reindex pages).
  */
 export const selectListingsForIndex = (db: DbOrTx) =>
-  db.select({ record: listingJson, creatorName: partners.name, rating: ratingOf(listings.id) }).from(listings)
+  db.select({ record: listingJson, creatorName: partners.name, rating: ratingOf(listings.id), claimantName: claimantNameOf, hasOffer: hasOfferOf }).from(listings)
     .innerJoin(partners, eq(partners.id, listings.createdBy));
 
 export type ListingForIndexRow = Awaited<ReturnType<typeof selectListingsForIndex>>[number];
@@ -123,7 +132,7 @@ export const toListingForView = ({ listing, images: imageRows, emails, phones, l
   ({ row: decodeRow(listings, listing), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
 
 export const toListingForIndex = (row: ListingForIndexRow): ListingForIndex =>
-  ({ ...toListingForView(row.record), rating: row.rating ?? undefined, creatorName: row.creatorName });
+  ({ ...toListingForView(row.record), rating: row.rating ?? undefined, creatorName: row.creatorName, claimantName: row.claimantName, hasOffer: row.hasOffer });
 
 /** The rows a read by ids found, each turned into its record by `to`, by listing id. */
 export async function byListingId<Row, R extends { row: ListingRow }>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {

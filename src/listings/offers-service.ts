@@ -1,6 +1,7 @@
-// The offer of a listing (docs/contract.md §7). Offers are not shown in searches, so they change
-// no version and write no outbox event (change-listing.ts, movesVersion); they still hold the
-// listing row like every other write and appear in the change feed.
+// The offer of a listing (docs/contract.md §7). Offers are not shown in searches, but the index
+// document says whether a listing has one (`has_offer`, for analysts), so setting or deleting one
+// moves the listing's version and reaches the index like every other write (change-listing.ts,
+// movesVersion).
 import type { Db } from '../db/client.js';
 import { notFound } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';

@@ -28,7 +28,7 @@ export function expandStreet(street: string): string {
 /** The street as the model compares it: expanded, spaces and hyphens dropped ("Berliner-Str." = "Berliner Straße"). */
 export const streetKey = (street: string) => expandStreet(street).replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** The spellings of a street the index may hold in `street_fold` (folded as written): as given, spelled out, abbreviated. */
+/** The spellings of a street the index may hold in `internal.street_fold` (folded as written): as given, spelled out, abbreviated. */
 export function streetSpellings(street: string): string[] {
   const expanded = expandStreet(street);
   const abbreviated = expanded.replace(/strasse\b/g, 'str.');

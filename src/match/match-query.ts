@@ -3,6 +3,7 @@
 // or the neighbourhood. Clauses only pick and pre-rank candidates; match-score.ts scores them.
 import { fieldWord, requiredSpellings, scored } from '../search/query/solr-query.js';
 import { fold } from '../search/fold.js';
+import { internalField } from '../search/internal-fields.js';
 import { MATCH_DEFAULTS } from './match-defaults.js';
 
 type Clause = Record<string, unknown>;
@@ -10,7 +11,7 @@ type Clause = Record<string, unknown>;
 /** What the candidate search looks for (match-params.ts builds it from the request). */
 export interface MatchSearch {
   name: string;
-  /** Spellings of the street as `street_fold` may hold it (match-normalise.ts streetSpellings). */
+  /** Spellings of the street as `internal.street_fold` may hold it (match-normalise.ts streetSpellings). */
   streets: string[];
   /** Folded post code. */
   zip?: string;
@@ -38,8 +39,8 @@ export function buildMatchQuery(search: MatchSearch) {
   const should: Clause[] = [
     ...nameWords(search.name),
     ...optional(search.phone, (phone) => scored({ term: { phones: phone } }, recall.phone)),
-    ...(search.streets.length ? [scored({ terms: { street_fold: search.streets } }, recall.street)] : []),
-    ...optional(search.zip, (zip) => scored({ term: { zip_fold: fold(zip) } }, recall.zip)),
+    ...(search.streets.length ? [scored({ terms: { [internalField('street_fold')]: search.streets } }, recall.street)] : []),
+    ...optional(search.zip, (zip) => scored({ term: { [internalField('zip_fold')]: fold(zip) } }, recall.zip)),
     ...optional(search.place, placeWords),
     // A filter used as a should: listings nearby earn points, farther ones are still candidates
     // (a same-named branch must be scored to be told apart).

@@ -3,7 +3,8 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { apiKeys, partners } from '../db/schema.js';
 
-export type Role = 'partner' | 'admin';
+/** docs/contract.md §2 and §22: analysts only read. */
+export type Role = 'partner' | 'admin' | 'analyst';
 
 export interface KeyInfo {
   id: number;

@@ -71,6 +71,7 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE_MS: Type.String({ pattern: '^([0-9]+(,[0-9]+)*)?$', default: '', description: 'Waits before each retry of a failed delivery, comma-separated; empty: the default schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). After the last one the subscription is disabled' }),
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 20, default: 200, description: 'How often the indexer turns new feed changes into webhook deliveries' }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Webhook deliveries in flight at once per indexer' }),
+  ANALYTICS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000, description: 'Longest search OpenSearch runs for an analyst through /analytics: the timeout every such search gets (a smaller one asked for is kept); it is cancelled a second later if it still runs' }),
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'A pending delivery overdue by this long is enqueued again (its job was lost); also how soon a test ping goes out' }),
 });
 

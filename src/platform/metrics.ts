@@ -24,6 +24,14 @@ export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256], registers: [registry],
     }),
     indexJobs: new Counter({ name: 'index_jobs_total', help: 'Index jobs by outcome', labelNames: ['outcome'], registers: [registry] }),
+    analyticsRequests: new Counter({
+      name: 'analytics_requests_total', help: 'Requests of analysts to /analytics by operation and outcome (ok, timed_out, refused, failed)',
+      labelNames: ['operation', 'outcome'], registers: [registry],
+    }),
+    analyticsTook: new Histogram({
+      name: 'analytics_opensearch_took_seconds', help: 'OpenSearch\'s own time (took) of analysts\' searches',
+      labelNames: ['operation'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    }),
     writeToIndexed: new Histogram({
       name: 'listing_write_to_indexed_seconds', help: 'From a listing write to OpenSearch accepting it (searchable within refresh_interval more)',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60], registers: [registry],

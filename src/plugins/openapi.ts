@@ -17,7 +17,7 @@ export async function installOpenApi(app: FastifyInstance, { version }: { versio
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key from `npm run cli -- partner create`' } } },
       security: [{ bearerAuth: [] }],
-      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'webhooks', 'changes', 'operations']
+      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'webhooks', 'changes', 'analytics', 'operations']
         .map((name) => ({ name })),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

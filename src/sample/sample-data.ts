@@ -1,6 +1,9 @@
 // A handful of listings so that a fresh `npm start` has something to search. Created through the
-// listings service, i.e. the same write path and outbox as the API.
+// listings service, i.e. the same write path and outbox as the API. The website reviews and the
+// offer beside them give every question of docs/analytics.md something to count.
 import type { ListingInput } from '../schemas/listing.js';
+import type { ReviewInput } from '../reviews/reviews-service.js';
+import type { Offer } from '../schemas/workflows.js';
 
 export const SAMPLE_LISTINGS: ListingInput[] = [
   {
@@ -29,3 +32,16 @@ export const SAMPLE_LISTINGS: ListingInput[] = [
     categories: [{ id: 'tourism/hotel' }, { id: 'amenity/restaurant' }],
   },
 ];
+
+/** Website reviews (written with an admin key), by index into SAMPLE_LISTINGS. */
+export const SAMPLE_REVIEWS: { listing: number; review: ReviewInput }[] = [
+  { listing: 0, review: { source_id: 'sample-1', reviewer: 'Jana K.', reviewed: '', title: 'Bestes Brot', text: 'Jeden Morgen frisch.', rating: 5, date_time: '2026-05-02T08:15:00+02:00' } },
+  { listing: 0, review: { source_id: 'sample-2', reviewer: 'Tom B.', reviewed: '', title: '', text: 'Gute Brötchen, lange Schlange.', rating: 4, date_time: '2026-06-11T07:40:00+02:00' } },
+  { listing: 1, review: { source_id: 'sample-3', reviewer: 'Ute M.', reviewed: '', title: 'Klassiker', text: 'Schöne Terrasse.', rating: 3, date_time: '2026-07-20T15:05:00+02:00' } },
+];
+
+/** Offers, by index into SAMPLE_LISTINGS. */
+export const SAMPLE_OFFERS: { listing: number; offer: Offer }[] = [
+  { listing: 2, offer: { message: 'Kostenlose Blutdruckmessung', url: 'https://apotheke-marienplatz.example/angebot' } },
+];
+

@@ -5,6 +5,7 @@
 import { DateTime } from 'luxon';
 import { DAYS, parseTime } from '../listings/hours.js';
 import type { Listing } from '../schemas/listing.js';
+import { internalField } from './internal-fields.js';
 
 export const SECONDS_PER_DAY = 86_400;
 /** The upper bound of an open-ended temporary closure: the largest integer_range value. */
@@ -12,8 +13,8 @@ const FOREVER = 2_147_483_647;
 /** The lowest integer_range value: a closure covers every date up to `until`, also one before 1970. */
 const EVER_SINCE = -2_147_483_648;
 
-/** Index fields of the opening hours (mappings/listings.json). */
-export const OPEN_FIELDS = {
+/** Index fields of the opening hours (mappings/listings.json), by their names in the `internal` object. */
+const OPEN_FIELD_NAMES = {
   zone: 'open_tz',
   /** integer_range: seconds of the week (Monday 00:00 = 0) the weekly hours cover. */
   weekly: 'open_weekly',
@@ -23,6 +24,15 @@ export const OPEN_FIELDS = {
   special: 'open_special',
   /** integer_range: local epoch days of a temporary closure. */
   closedDays: 'closed_days',
+} as const;
+
+/** The same fields by their paths, as queries name them (src/search/internal-fields.ts). */
+export const OPEN_FIELDS = {
+  zone: internalField(OPEN_FIELD_NAMES.zone),
+  weekly: internalField(OPEN_FIELD_NAMES.weekly),
+  specialDates: internalField(OPEN_FIELD_NAMES.specialDates),
+  special: internalField(OPEN_FIELD_NAMES.special),
+  closedDays: internalField(OPEN_FIELD_NAMES.closedDays),
 } as const;
 
 export type OpeningSchedule = Pick<Listing, 'hours' | 'special_hours' | 'temporarily_closed' | 'time_zone'>;
@@ -49,15 +59,15 @@ export function localMoment(instant: Date, zone: string) {
 const secondsRange = (offset: number, interval: { start: string; end: string }): Range =>
   ({ gte: offset + parseTime(interval.start, false)!, lt: offset + parseTime(interval.end, true)! });
 
-/** The index fields of a listing's opening hours; a listing without any has no ranges and never matches. */
+/** The index fields of a listing's opening hours (inside `internal`); a listing without any has no ranges and never matches. */
 export function openHoursFields(schedule: OpeningSchedule) {
   const closure = schedule.temporarily_closed;
   return {
-    [OPEN_FIELDS.zone]: schedule.time_zone,
-    [OPEN_FIELDS.weekly]: DAYS.flatMap((day, weekday) => (schedule.hours[day] ?? []).map((i) => secondsRange(weekday * SECONDS_PER_DAY, i))),
-    [OPEN_FIELDS.specialDates]: schedule.special_hours.map((d) => d.date),
-    [OPEN_FIELDS.special]: schedule.special_hours.flatMap((d) => d.intervals.map((i) => secondsRange(epochDay(d.date) * SECONDS_PER_DAY, i))),
+    [OPEN_FIELD_NAMES.zone]: schedule.time_zone,
+    [OPEN_FIELD_NAMES.weekly]: DAYS.flatMap((day, weekday) => (schedule.hours[day] ?? []).map((i) => secondsRange(weekday * SECONDS_PER_DAY, i))),
+    [OPEN_FIELD_NAMES.specialDates]: schedule.special_hours.map((d) => d.date),
+    [OPEN_FIELD_NAMES.special]: schedule.special_hours.flatMap((d) => d.intervals.map((i) => secondsRange(epochDay(d.date) * SECONDS_PER_DAY, i))),
     // Closed from any day up to `until` inclusive; bounds spelt out rather than left open.
-    [OPEN_FIELDS.closedDays]: closure ? { gte: EVER_SINCE, lte: closure.until === null ? FOREVER : epochDay(closure.until) } : null,
+    [OPEN_FIELD_NAMES.closedDays]: closure ? { gte: EVER_SINCE, lte: closure.until === null ? FOREVER : epochDay(closure.until) } : null,
   };
 }

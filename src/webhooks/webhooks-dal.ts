@@ -4,6 +4,7 @@
 import { and, desc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listingChanges, partners, webhookDeliveries, webhookDispatchState, webhooks } from '../db/schema.js';
+import type { Role } from '../partners/keys-dal.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = Pick<typeof webhooks.$inferInsert, 'partnerId' | 'url' | 'events' | 'countries' | 'scope' | 'secret'>;
@@ -57,7 +58,7 @@ export async function deleteWebhook(db: DbOrTx, partnerId: number, id: number): 
   return rows.length > 0;
 }
 
-export type ActiveWebhook = WebhookRow & { partnerRole: 'partner' | 'admin' };
+export type ActiveWebhook = WebhookRow & { partnerRole: Role };
 
 /**
  * Subscriptions that receive changes, with their partner's role (admins see every review); a

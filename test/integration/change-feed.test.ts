@@ -91,12 +91,12 @@ t.test('each workflow records one change of its kind; a repeated call that chang
   const mine = async (auth: Auth) => (await readAll(auth, start)).entries.filter((e) => e.id === id).map((e) => [e.kind, e.version]);
   const everything = [
     ['created', 1], ['updated', 2], ['unclaimed', 3], ['claimed', 4], ['suppressed', 5], ['unsuppressed', 6],
-    ['offer_set', 6], ['offer_deleted', 6], // offers leave the version alone
-    ['image_added', 7], ['image_changed', 8], ['image_deleted', 9],
-    ['review_added', 9], // owner's own review: private, version unchanged
-    ['review_added', 10], // the website review
-    ['review_deleted', 10], // owner's review again
-    ['deleted', 11],
+    ['offer_set', 7], ['offer_deleted', 8], // offers move the version: the index says whether there is one
+    ['image_added', 9], ['image_changed', 10], ['image_deleted', 11],
+    ['review_added', 11], // owner's own review: private, version unchanged
+    ['review_added', 12], // the website review
+    ['review_deleted', 12], // owner's review again
+    ['deleted', 13],
   ];
   t.same(await mine(admin.auth), everything, 'an admin sees every change, each once, with the version after it');
   t.same(await mine(owner.auth), everything, 'the author of the partner review sees its changes');

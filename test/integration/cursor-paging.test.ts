@@ -52,7 +52,7 @@ for (let start = 0; start < COUNT; start += 2000) {
       latitude: centre.lat + (n % 50) * 0.0005, longitude: centre.lon,
     };
     // Three boosts: scores that differ, in runs of equal ones.
-    const doc = buildListingDocument({ listing, partnerName: 'cursor-paging', suppressed: false, boost: 1 + (n % 3) * 0.5, version: 1, updatedAt: new Date() });
+    const doc = buildListingDocument({ listing, partnerName: 'cursor-paging', suppressed: false, boost: 1 + (n % 3) * 0.5, version: 1, updatedAt: new Date(), createdAt: new Date(), claimantName: null, hasOffer: false });
     return [{ index: { _index: index, _id: doc.id } }, doc];
   });
   const res = await deps.opensearch.bulk({ body, filter_path: 'errors,items.*.error' });

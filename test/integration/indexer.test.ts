@@ -54,7 +54,7 @@ t.test('a job replayed with an older version changes nothing', async (t) => {
 
   t.equal(await sync({ listingId: Number(created.id), country: 'de', version: 1 }), 'stale', 'replaying job v1 is refused as stale');
   // A late writer holding the old document cannot overwrite the newer one either.
-  const old = buildListingDocument({ listing: { ...created, name: 'Version eins' }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  const old = buildListingDocument({ listing: { ...created, name: 'Version eins' }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0), createdAt: new Date(0), claimantName: null, hasOffer: false });
   const late = await deps.opensearch.index({ index: names.listingsAlias('de'), id: `de:${created.id}`, body: old, version: 1, version_type: 'external' }, { ignore: [409] });
   t.equal(late.statusCode, 409);
   const after = await indexedDocument(deps, 'de', created.id);
@@ -70,7 +70,7 @@ t.test('a late job for a deleted listing does not bring it back', async (t) => {
   // The soft-deleted row keeps its version, so a replay repeats the delete (refused as stale)
   // instead of re-indexing the listing.
   t.equal(await sync({ listingId: Number(created.id), country: 'de', version: 1 }), 'stale');
-  const stale = buildListingDocument({ listing: { ...created }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0) });
+  const stale = buildListingDocument({ listing: { ...created }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0), createdAt: new Date(0), claimantName: null, hasOffer: false });
   const late = await deps.opensearch.index({ index: names.listingsAlias('de'), id: `de:${created.id}`, body: stale, version: 1, version_type: 'external' }, { ignore: [409] });
   t.equal(late.statusCode, 409, 'the tombstone (index.gc_deletes 1h) refuses an older version');
   t.equal(await indexedDocument(deps, 'de', created.id), null);

@@ -32,6 +32,11 @@ const reindexDeps = { db, opensearch: deps.opensearch, names, layout: indexLayou
 t.test('searches keep answering during a reindex of 20 000 listings; reconcile finds no difference', async (t) => {
   const first = await reindexCountry(reindexDeps, country);
   t.ok(first.documents >= COUNT, `${first.documents} listings indexed`);
+  // The reindex builds the documents the indexer builds, the analyst fields included.
+  const found = await deps.opensearch.search({ index: names.listingsAlias(country), body: { size: 1, query: { term: { street: 'Bahnhofstrasse' } } } });
+  const doc = (found.body.hits.hits[0]?._source ?? {}) as Record<string, unknown>;
+  t.match(doc, { status: 'active', claimed: true, region: 'Zürich', category_groups: ['shop'], image_count: 0, has_offer: false }, 'a reindexed document has the analyst fields');
+  t.equal((doc.tiles as string[] | undefined)?.length, 6, 'and its map tiles');
 
   let stop = false;
   const failures: string[] = [];

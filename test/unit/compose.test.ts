@@ -20,7 +20,7 @@ const inProfile = (profile: string | undefined) =>
   Object.keys(compose.services).filter((name) => compose.services[name]!.profiles?.[0] === profile).sort();
 
 t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API and the indexer', async (t) => {
-  t.same(inProfile(undefined), ['api', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
+  t.same(inProfile(undefined), ['api', 'dashboards-setup', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
   // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own variable syntax, read as text.
   t.equal(compose.services.opensearch!.image, 'opensearchproject/opensearch:${OPENSEARCH_VERSION}');
   t.ok(pinned, 'stack.env pins the version both use');
@@ -41,6 +41,19 @@ t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API a
   }
   // The long-running processes get production's heap flags (package.json config.node_flags).
   for (const name of ['api', 'indexer']) t.same(compose.services[name]!.command!.slice(1, -1), processNodeFlags(), `${name} runs with the V8 flags`);
+});
+
+t.test("Dashboards loads the analysts' saved objects once it answers", async (t) => {
+  const dashboards = compose.services['opensearch-dashboards']!;
+  t.match(dashboards.healthcheck!.test.join(' '), /api\/status/, 'Dashboards is healthy once its API answers');
+  const setup = compose.services['dashboards-setup'] as typeof dashboards & { entrypoint: string[] };
+  t.same(setup.depends_on, { 'opensearch-dashboards': { condition: 'service_healthy' } });
+  t.same(setup.volumes, ['./analytics/dashboards.ndjson:/objects/dashboards.ndjson:ro'], 'the generated saved objects (npm run docs:analytics)');
+  t.doesNotThrow(() => read('analytics/dashboards.ndjson'), 'which exist');
+  const command = setup.entrypoint.join(' ');
+  t.match(command, /POST http:\/\/opensearch-dashboards:5601\/api\/saved_objects\/_import\?overwrite=true/, 'imported, replacing older versions');
+  t.match(command, /osd-xsrf: true/, 'with the header Dashboards asks of API calls');
+  t.match(command, /file=@\/objects\/dashboards.ndjson/);
 });
 
 t.test('the environment of every app service is valid configuration', async (t) => {

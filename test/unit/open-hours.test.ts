@@ -8,6 +8,7 @@ import { DAYS, formatTime } from '../../src/listings/hours.js';
 import { isOpenAt, type ListingHours } from '../../src/listings/open-at.js';
 import { openHoursFields } from '../../src/search/open-hours.js';
 import { openAtClause } from '../../src/search/query/open-at-query.js';
+import { INTERNAL_OBJECT } from '../../src/search/internal-fields.js';
 
 type Hours = ListingHours['hours'];
 const at = (iso: string) => new Date(iso);
@@ -125,7 +126,8 @@ function matches(clause: Record<string, unknown>, doc: Doc): boolean {
       return false;
     case 'term': {
       const [field, value] = Object.entries(body)[0]!;
-      return termMatches(doc[field], value);
+      // `doc` is the document's `internal` object, which holds the opening-hours fields.
+      return termMatches(doc[field.slice(`${INTERNAL_OBJECT}.`.length)], value);
     }
     case 'bool': {
       const list = (name: string) => (body[name] ?? []) as Record<string, unknown>[];

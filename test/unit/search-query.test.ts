@@ -46,7 +46,7 @@ t.test('every word is required but legal forms and connectors, which only add to
   const must = (JSON.parse(body).query.function_score.query.bool.must as unknown[]).map((c) => JSON.stringify(c));
   t.equal(must.length, 2, 'müller and söhne');
   t.ok(must[0]!.includes('"muller"') && must[1]!.includes('"sohne"'));
-  t.match(body, /"name_words":"gmbh"/, 'a matching legal form scores');
+  t.match(body, /"internal.name_words":"gmbh"/, 'a matching legal form scores');
 });
 
 t.test('a query without what or where scores nothing and sorts by distance, then id', async (t) => {
@@ -58,7 +58,7 @@ t.test('a query without what or where scores nothing and sorts by distance, then
 
 t.test('hits are read from doc values, never from _source', async (t) => {
   const body = buildSolrQuery(solr({ what: 'x' }));
-  t.same([body._source, body.stored_fields, body.docvalue_fields], [false, ['_none_'], ['result_view']]);
+  t.same([body._source, body.stored_fields, body.docvalue_fields], [false, ['_none_'], ['internal.result_view']]);
 });
 
 t.test('no user text reaches query_string or scripts', async (t) => {

@@ -36,7 +36,7 @@ export const SEARCH_DEFAULTS = {
     sameWordCount: 3,
   },
   /** Fields a quoted phrase of `what` matches as written (folded). */
-  phraseFields: ['name_fold^3', 'categories_fold^2', 'keywords_fold'],
+  phraseFields: ['internal.name_fold^3', 'internal.categories_fold^2', 'internal.keywords_fold'],
   /** Wildcard patterns are bounded so that no query can exhaust OpenSearch. */
   wildcard: { maxLength: 100, maxStars: 5 },
 } as const;

@@ -1,6 +1,7 @@
 // OpenSearch bodies of the filtered search (ids | phone | address). No scoring: every clause is a
 // filter; order is by id (ids: by the order given, applied by the caller).
 import type { ListingSearch } from '../search-params.js';
+import { internalField } from '../internal-fields.js';
 import { matchClause } from './wildcard.js';
 
 type Filtered = Exclude<ListingSearch, { kind: 'solr' }>;
@@ -15,10 +16,10 @@ function filters(search: Filtered): Record<string, unknown>[] {
       return [{ term: { phones: search.phone } }];
     case 'address':
       return [
-        matchClause('street_fold', search.street),
-        matchClause('place_fold', search.place),
-        matchClause('zip_fold', search.postCode),
-        ...(search.number ? [matchClause('house_number_fold', search.number)] : []),
+        matchClause(internalField('street_fold'), search.street),
+        matchClause(internalField('place_fold'), search.place),
+        matchClause(internalField('zip_fold'), search.postCode),
+        ...(search.number ? [matchClause(internalField('house_number_fold'), search.number)] : []),
       ];
   }
 }
@@ -31,7 +32,7 @@ type IdsBody = { query: Query; size: number; track_total_hits: true } & typeof R
 type SortedBody = { query: Query; from: number; size: number; sort: [{ lid: 'asc' }]; track_total_hits: true } & typeof READ_HITS;
 
 /** The stored field that holds a hit's listing as JSON text (indexer/listing-document.ts). */
-export const LISTING_TEXT_FIELD = 'listing_text';
+export const LISTING_TEXT_FIELD = internalField('listing_text');
 /**
  * Hits are read from that stored field alone: no _source to load and filter, no _id; the API
  * splices the text into its answer unparsed (docs/search.md "Reading the hits").

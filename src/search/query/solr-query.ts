@@ -1,6 +1,7 @@
 // The OpenSearch body of the Solr-mode search, assembled from small clause functions.
 // score = text relevance × listing boost × _distboost_ (docs/search.md, "Scoring").
 import { fold } from '../fold.js';
+import { internalField } from '../internal-fields.js';
 import type { ListingSearch } from '../search-params.js';
 import { queryForms, type QueryForms } from '../typo-variants.js';
 import { isOptionalWord, keyOfWords, searchWords, wordSpellings, writtenWords } from '../words.js';
@@ -13,9 +14,9 @@ type Clause = Record<string, unknown>;
 const { weights, phraseFields, distance, radiusKm } = SEARCH_DEFAULTS;
 
 /** The doc-values field that holds each listing's Solr-mode result (mappings/listings.json). */
-export const SOLR_RESULT_FIELD = 'result_view';
+export const SOLR_RESULT_FIELD = internalField('result_view');
 
-/** The indexed word fields of one text (mappings/listings.json): `<field>_words`, `_del1`, `_del2`. */
+/** The indexed word fields of one text (mappings/listings.json): `internal.<field>_words`, `_del1`, `_del2`. */
 export type WordField = 'name' | 'tags' | 'place';
 export type WordWeights = { exact: number; oneEdit: number; twoEdits?: number };
 
@@ -25,9 +26,9 @@ export const scored = (filter: Clause, boost: number): Clause => ({ constant_sco
 /** One query word against one text field: exactly, one edit away, two edits away. */
 function wordMatches(field: WordField, forms: QueryForms, w: WordWeights): Clause[] {
   return [
-    scored({ term: { [`${field}_words`]: forms.exact } }, w.exact),
-    ...(forms.del1 ? [scored({ terms: { [`${field}_del1`]: forms.del1 } }, w.oneEdit)] : []),
-    ...(forms.del2 && w.twoEdits !== undefined ? [scored({ terms: { [`${field}_del2`]: forms.del2 } }, w.twoEdits)] : []),
+    scored({ term: { [internalField(`${field}_words`)]: forms.exact } }, w.exact),
+    ...(forms.del1 ? [scored({ terms: { [internalField(`${field}_del1`)]: forms.del1 } }, w.oneEdit)] : []),
+    ...(forms.del2 && w.twoEdits !== undefined ? [scored({ terms: { [internalField(`${field}_del2`)]: forms.del2 } }, w.twoEdits)] : []),
   ];
 }
 
@@ -71,10 +72,10 @@ function whatShould(what: string): Clause[] {
   const words = searchWords(what.replace(/"/g, ' '));
   const key = keyOfWords(words);
   return [
-    ...[...new Set(words.filter(isOptionalWord))].map((word) => scored({ term: { name_words: word } }, weights.optionalWord)),
-    { term: { name_key: { value: key, boost: weights.wholeName } } },
-    { match_phrase: { name_fold: { query: key, boost: weights.namePhrase } } },
-    { term: { name_word_count: { value: String(words.length), boost: weights.sameWordCount } } },
+    ...[...new Set(words.filter(isOptionalWord))].map((word) => scored({ term: { [internalField('name_words')]: word } }, weights.optionalWord)),
+    { term: { [internalField('name_key')]: { value: key, boost: weights.wholeName } } },
+    { match_phrase: { [internalField('name_fold')]: { query: key, boost: weights.namePhrase } } },
+    { term: { [internalField('name_word_count')]: { value: String(words.length), boost: weights.sameWordCount } } },
   ];
 }
 
@@ -86,11 +87,11 @@ function whereMust(where: string): Clause {
   const { phrases, terms } = parseSolrText(where);
   const place: Clause[] = [
     ...requiredSpellings(terms.join(' ')).map((spellings) => fieldWord('place', spellings, weights.place)),
-    ...phrases.map((phrase) => ({ match_phrase: { 'place_fold.text': fold(phrase) } })),
+    ...phrases.map((phrase) => ({ match_phrase: { [internalField('place_fold.text')]: fold(phrase) } })),
   ];
   return {
     bool: {
-      should: [{ bool: { must: place } }, scored({ term: { zip_fold: fold(where.replace(/"/g, '')) } }, weights.place.exact)],
+      should: [{ bool: { must: place } }, scored({ term: { [internalField('zip_fold')]: fold(where.replace(/"/g, '')) } }, weights.place.exact)],
       minimum_should_match: 1,
     },
   };
@@ -100,7 +101,7 @@ function filters(search: Solr, extra: Clause[]): Clause[] {
   return [
     { term: { active: true } },
     { term: { suppressed: false } },
-    ...(search.category ? [{ term: { 'categories_fold.kw': fold(search.category) } }] : []),
+    ...(search.category ? [{ term: { [internalField('categories_fold.kw')]: fold(search.category) } }] : []),
     ...(search.centre ? [{ geo_distance: { distance: `${radiusKm}km`, loc: search.centre } }] : []),
     ...extra,
   ];

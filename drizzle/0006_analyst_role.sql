@@ -1,0 +1,1 @@
+ALTER TABLE "partners" ADD CONSTRAINT "partners_role_check" CHECK ("partners"."role" in ('partner', 'admin', 'analyst'));
