@@ -52,6 +52,7 @@ export const ConfigSchema = Type.Object({
   AUTH_CACHE_MS: Type.Integer({ minimum: 0, default: 10_000, description: 'How long an authenticated key is remembered; a revocation reaches every instance at once through Redis, and while that channel is down a revoked key works at most this long' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200, description: 'Requests per API key and window' }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000, description: 'Rate limit window' }),
+  AUTH_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 60, description: 'Answers 401 (missing, unknown or revoked key) per client address (IPv6: per /64) and window, counted across all instances; past it that address\'s requests without a valid key get 429 until the window ends, valid keys are unaffected' }),
   IP_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 6000, description: 'Requests per client address (IPv6: per /64) and window, counted before authentication' }),
   TRUST_PROXY: Type.String({ pattern: '^[0-9A-Fa-f.:/,]*$', default: '', description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For names the client; empty: none' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
