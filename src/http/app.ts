@@ -107,7 +107,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     });
     await media.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
   });
-  await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
+  await app.register(healthRoutes, { readiness: deps.readiness });
   const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: keyRateLimitNamespace(config.QUEUE_PREFIX), max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   // One count of failed authentications per address for every scope (docs/contract.md §11).
   const authFailures = createAuthFailureLimit({ redis: deps.redis, namespace: authFailureNamespace(config.QUEUE_PREFIX), max: config.AUTH_FAILURE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS });

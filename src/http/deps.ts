@@ -14,6 +14,7 @@ import { createMappingsService, type MappingsService } from '../listings/mapping
 import { createOffersService, type OffersService } from '../listings/offers-service.js';
 import { createMediaStore } from '../media/create-media-store.js';
 import { createImagesService, type ImagesService } from '../media/images-service.js';
+import { createReadiness } from '../platform/health.js';
 import { createMetrics, type Metrics } from '../platform/metrics.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../opensearch/client.js';
 import { indexNames, type IndexNames } from '../opensearch/index-definitions.js';
@@ -33,6 +34,8 @@ export interface ApiDeps {
   names: IndexNames;
   queue: Pick<IndexQueue, 'enqueue'>;
   metrics: Metrics;
+  /** The services that do not answer, checked at most once per READINESS_CACHE_MS (/readyz). */
+  readiness: () => Promise<string[]>;
   search: SearchService;
   match: MatchService;
   partners: PartnersService;
@@ -76,7 +79,8 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     opensearch,
     names,
     queue,
-    metrics: createMetrics({ db: database.db, queue: indexQueue }),
+    metrics: createMetrics({ db: database.db, queue: indexQueue, cacheMs: config.METRICS_CACHE_MS }),
+    readiness: createReadiness({ pool: database.pool, redis, opensearch }, config.READINESS_CACHE_MS),
     search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
     match: createMatchService({ opensearch, names, logger }),
     partners,
