@@ -27,6 +27,7 @@ COPY data ./data
 # removes them).
 RUN mkdir .media && chown node:node .media
 USER node
-EXPOSE 3000 3001
+# 3000: the API; 9464: its operations port (METRICS_PORT in docker-compose.yml); 3001: the indexer's.
+EXPOSE 3000 3001 9464
 # The V8 flags are package.json config.node_flags (test/unit/compose.test.ts keeps them equal).
 CMD ["node", "--max-old-space-size=192", "dist/src/server.js"]

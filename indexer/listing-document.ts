@@ -6,7 +6,7 @@ import { splitAddress } from '../src/listings/split-address.js';
 import type { SolrResultView } from '../src/schemas/search.js';
 import { fold } from '../src/search/fold.js';
 import { openHoursFields } from '../src/search/open-hours.js';
-import { indexedForms } from '../src/search/typo-variants.js';
+import { documentTypoBudget, indexedForms } from '../src/search/typo-variants.js';
 import { joinedCompounds, nameKey, searchWords, wordSpellings, writtenWords } from '../src/search/words.js';
 import { analystFields } from './analyst-fields.js';
 
@@ -35,13 +35,16 @@ export function documentId(country: string, listingId: number | string): string 
 
 /**
  * The words of the name, the categories and keywords (`tags`) and the place, with their typo
- * forms (src/search/typo-variants.ts): what the Solr-mode query looks up.
+ * forms (src/search/typo-variants.ts): what the Solr-mode query looks up. One budget bounds the
+ * forms of a document; the name takes from it first, then the place, then the tags (fifty
+ * keywords could otherwise crowd out the place).
  */
 export function searchableWords(listing: Pick<Listing, 'name' | 'categories' | 'keywords' | 'place'>) {
   const spellings = (text: string) => writtenWords(text).flatMap(wordSpellings);
-  const name = indexedForms([...spellings(listing.name), ...joinedCompounds(listing.name)]);
-  const tags = indexedForms([...listing.categories.map((c) => c.name), ...listing.keywords].flatMap(spellings), { twoEdits: false });
-  const place = indexedForms(spellings(listing.place));
+  const budget = documentTypoBudget();
+  const name = indexedForms([...spellings(listing.name), ...joinedCompounds(listing.name)], { budget });
+  const place = indexedForms(spellings(listing.place), { budget });
+  const tags = indexedForms([...listing.categories.map((c) => c.name), ...listing.keywords].flatMap(spellings), { twoEdits: false, budget });
   return {
     name_key: nameKey(listing.name),
     // A keyword, not a number: a term look-up on candidates is cheaper than a point query.

@@ -1,15 +1,15 @@
 // The indexer process: consumes index jobs, relays stranded outbox events, numbers committed
 // changes for the change feed, fans them out into webhook deliveries and sends them, answers
 // health checks on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
-import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
 import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookTargetPolicy } from '../src/platform/config.js';
 import { createDatabase } from '../src/db/client.js';
-import { failingDependencies } from '../src/platform/health.js';
+import { createReadiness } from '../src/platform/health.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMediaStore } from '../src/media/create-media-store.js';
 import { createMetrics } from '../src/platform/metrics.js';
+import { createOpsServer, listenOps } from '../src/platform/ops-server.js';
 import { createOpenSearchClient } from '../src/opensearch/client.js';
 import { indexNames } from '../src/opensearch/index-definitions.js';
 import { ensureListingsIndices } from '../src/opensearch/index-setup.js';
@@ -48,7 +48,7 @@ void (async () => {
   }
 })();
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
-const metrics = createMetrics({ db: database.db, queue });
+const metrics = createMetrics({ db: database.db, queue, cacheMs: config.METRICS_CACHE_MS });
 const sync = createListingSync({
   db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics,
   batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
@@ -72,19 +72,12 @@ const deliveryWorker = startDeliveryWorker({
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
 const sequencer = startSequencer({ db: database.db, logger, intervalMs: config.CHANGE_SEQUENCER_INTERVAL_MS });
 
-// The indexer's own small HTTP surface for ops: liveness, readiness and metrics.
-const health = createServer(async (req, res) => {
-  if (req.url === '/metrics') {
-    res.writeHead(200, { 'content-type': metrics.registry.contentType });
-    res.end(await metrics.registry.metrics());
-    return;
-  }
-  const failing = req.url === '/readyz' ? await failingDependencies({ pool: database.pool, redis: probeRedis, opensearch }) : [];
-  const known = req.url === '/healthz' || req.url === '/readyz';
-  res.writeHead(!known ? 404 : failing.length ? 503 : 200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(known ? { status: failing.length ? 'unavailable' : 'ok', failing } : { type: 'not_found', message: 'no such route', details: [] }));
+// The indexer's own operations port: liveness, readiness and metrics (src/platform/ops-server.ts).
+const health = createOpsServer({
+  registry: metrics.registry, token: config.METRICS_TOKEN,
+  readiness: createReadiness({ pool: database.pool, redis: probeRedis, opensearch }, config.READINESS_CACHE_MS),
 });
-health.listen(config.INDEXER_PORT, config.HOST);
+await listenOps(health, config.INDEXER_PORT, config.HOST);
 logger.info({
   port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY, batchSize: config.INDEXER_BATCH_SIZE, batchWaitMs: config.INDEXER_BATCH_WAIT_MS,
 }, 'indexer started');

@@ -22,7 +22,8 @@ npm run --silent build
 read -r -a node_flags <<< "$(node -p "require('./package.json').config.node_flags")"
 node "${node_flags[@]}" dist/indexer/main.js &
 indexer=$!
-node "${node_flags[@]}" dist/src/server.js &
+# The API's metrics on their own port (docs/security.md "Operational endpoints"), on this machine only.
+METRICS_PORT="${METRICS_PORT:-3002}" node "${node_flags[@]}" dist/src/server.js &
 api=$!
 stop() { kill -TERM "$api" "$indexer" 2>/dev/null || true; wait "$api" "$indexer" 2>/dev/null || true; }
 trap 'stop; exit 0' INT TERM

@@ -12,6 +12,8 @@ export LOG_LEVEL="${LOG_LEVEL:-silent}"
 export MEDIA_DIR="${TEST_MEDIA_DIR:-.stack/test-media}"
 # Every test talks from 127.0.0.1: the per-address limit is raised here; tests of it set their own.
 export IP_RATE_LIMIT_MAX="${IP_RATE_LIMIT_MAX:-100000000}"
+# Likewise the failed authentications per address, which many test files cause on purpose.
+export AUTH_FAILURE_LIMIT="${AUTH_FAILURE_LIMIT:-100000000}"
 
 bash scripts/stack.sh up
 # Every run starts from nothing: an empty test database, no queued test jobs, fresh test indices.

@@ -130,7 +130,7 @@ export function dashboardObjects(questions: Question[]): SavedObject[] {
 }
 
 /** The objects as Dashboards' import reads them: one JSON object a line. */
-export const toNdjson = (objects: SavedObject[]) => objects.map((o) => JSON.stringify(o)).join('\n') + '\n';
+export const toNdjson = (objects: SavedObject[]) => `${objects.map((o) => JSON.stringify(o)).join('\n')}\n`;
 
 /**
  * The OpenSearch body a saved visualisation makes Dashboards send, rebuilt from the saved object

@@ -14,7 +14,7 @@ import { installIdempotency } from '../plugins/idempotency.js';
 import { installLargeBodyGate } from '../plugins/large-body-gate.js';
 import { installMetrics } from '../plugins/metrics.js';
 import { installOpenApi } from '../plugins/openapi.js';
-import { createKeyRateLimit, installAddressRateLimit, keyRateLimitNamespace } from '../plugins/rate-limit.js';
+import { authFailureNamespace, createAuthFailureLimit, createKeyRateLimit, installAddressRateLimit, keyRateLimitNamespace } from '../plugins/rate-limit.js';
 import { installReadTimeout } from '../plugins/read-timeout.js';
 import { requestId } from '../plugins/request-id.js';
 import { installRequestLog } from '../plugins/request-log.js';
@@ -108,12 +108,14 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     });
     await media.register(mediaRoutes, { images: deps.images, cacheMaxAgeSeconds: config.MEDIA_CACHE_MAX_AGE_S });
   });
-  await app.register(healthRoutes, { health: { pool: deps.database.pool, redis: deps.redis, opensearch: deps.opensearch } });
+  await app.register(healthRoutes, { readiness: deps.readiness });
   const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: keyRateLimitNamespace(config.QUEUE_PREFIX), max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  // One count of failed authentications per address for every scope (docs/contract.md §11).
+  const authFailures = createAuthFailureLimit({ redis: deps.redis, namespace: authFailureNamespace(config.QUEUE_PREFIX), max: config.AUTH_FAILURE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await app.register(async (countryScope) => {
     // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
     // of large bodies, so that only a valid key is counted or ever holds a slot.
-    installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries });
+    installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries, authFailures });
     keyRateLimit(countryScope);
     installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
@@ -129,14 +131,14 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   }, { prefix: '/:country' });
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {
-    installPartnerAuth(partnerScope, { partners: deps.partners });
+    installPartnerAuth(partnerScope, { partners: deps.partners, authFailures });
     keyRateLimit(partnerScope);
     installLargeBodyGate(partnerScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     await partnerScope.register(webhookRoutes, { webhooks: deps.webhooks });
   });
   // The analysts' door to the index (docs/contract.md §22): analyst and admin keys, the same limits.
   await app.register(async (analyticsScope) => {
-    installAnalyticsAuth(analyticsScope, { partners: deps.partners });
+    installAnalyticsAuth(analyticsScope, { partners: deps.partners, authFailures });
     keyRateLimit(analyticsScope);
     installLargeBodyGate(analyticsScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     await analyticsScope.register(analyticsRoutes, { analytics: deps.analytics });

@@ -15,6 +15,7 @@ import { createMappingsService, type MappingsService } from '../listings/mapping
 import { createOffersService, type OffersService } from '../listings/offers-service.js';
 import { createMediaStore } from '../media/create-media-store.js';
 import { createImagesService, type ImagesService } from '../media/images-service.js';
+import { createReadiness } from '../platform/health.js';
 import { createMetrics, type Metrics } from '../platform/metrics.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../opensearch/client.js';
 import { indexNames, type IndexNames } from '../opensearch/index-definitions.js';
@@ -34,6 +35,8 @@ export interface ApiDeps {
   names: IndexNames;
   queue: Pick<IndexQueue, 'enqueue'>;
   metrics: Metrics;
+  /** The services that do not answer, checked at most once per READINESS_CACHE_MS (/readyz). */
+  readiness: () => Promise<string[]>;
   search: SearchService;
   match: MatchService;
   partners: PartnersService;
@@ -72,7 +75,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const listings = createListingsService({ db: database.db, writes, urls: publicUrls(config) });
   const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
   const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
-  const metrics = createMetrics({ db: database.db, queue: indexQueue });
+  const metrics = createMetrics({ db: database.db, queue: indexQueue, cacheMs: config.METRICS_CACHE_MS });
   return {
     database,
     redis,
@@ -80,6 +83,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     names,
     queue,
     metrics,
+    readiness: createReadiness({ pool: database.pool, redis, opensearch }, config.READINESS_CACHE_MS),
     search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
     match: createMatchService({ opensearch, names, logger }),
     partners,

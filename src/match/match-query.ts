@@ -4,6 +4,7 @@
 import { fieldWord, requiredSpellings, scored } from '../search/query/solr-query.js';
 import { fold } from '../search/fold.js';
 import { internalField } from '../search/internal-fields.js';
+import { queryTypoBudget, type TypoBudget } from '../search/typo-variants.js';
 import { MATCH_DEFAULTS } from './match-defaults.js';
 
 type Clause = Record<string, unknown>;
@@ -29,19 +30,21 @@ export const MATCH_SOURCE_FIELDS = [
   'listing.phones.number', 'listing.links.type', 'listing.links.url',
 ];
 
-const nameWords = (name: string) => requiredSpellings(name).map((spellings) => fieldWord('name', spellings, recall.name));
-const placeWords = (place: string) => requiredSpellings(place).map((spellings) => fieldWord('place', spellings, recall.place));
+const nameWords = (name: string, budget: TypoBudget) => requiredSpellings(name).map((spellings) => fieldWord('name', spellings, recall.name, budget));
+const placeWords = (place: string, budget: TypoBudget) => requiredSpellings(place).map((spellings) => fieldWord('place', spellings, recall.place, budget));
 
 const optional = <T>(value: T | undefined, clause: (value: T) => Clause | Clause[]): Clause[] =>
   (value === undefined ? [] : [clause(value)].flat());
 
 export function buildMatchQuery(search: MatchSearch) {
+  // The Solr mode's typo bounds (src/search/query/defaults.ts): the name takes from them first, then the place.
+  const budget = queryTypoBudget();
   const should: Clause[] = [
-    ...nameWords(search.name),
+    ...nameWords(search.name, budget),
     ...optional(search.phone, (phone) => scored({ term: { phones: phone } }, recall.phone)),
     ...(search.streets.length ? [scored({ terms: { [internalField('street_fold')]: search.streets } }, recall.street)] : []),
     ...optional(search.zip, (zip) => scored({ term: { [internalField('zip_fold')]: fold(zip) } }, recall.zip)),
-    ...optional(search.place, placeWords),
+    ...optional(search.place, (place) => placeWords(place, budget)),
     // A filter used as a should: listings nearby earn points, farther ones are still candidates
     // (a same-named branch must be scored to be told apart).
     ...optional(search.centre, (centre) => scored({ geo_distance: { distance: `${nearbyKm}km`, loc: centre } }, recall.nearby)),

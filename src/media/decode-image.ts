@@ -2,8 +2,10 @@
 // themselves (image-size reads the headers), never from what the client claims. Only complete
 // JPEG, PNG, GIF and WebP files pass; SVG, HTML, PDF, garbage and truncated files do not.
 // Dimensions are limited too: a few bytes can declare billions of pixels, which anything that
-// decodes the image later (browsers, thumbnailers) would have to allocate.
+// decodes the image later (browsers, thumbnailers) would have to allocate. A GIF declares them
+// once per frame besides its logical screen, so each of its frames is measured (gif-frames.ts).
 import { imageSize } from 'image-size';
+import { gifFrames } from './gif-frames.js';
 
 export const IMAGE_FORMATS = {
   jpg: { ext: 'jpg', contentType: 'image/jpeg' },
@@ -55,10 +57,31 @@ export function isComplete(format: ImageFormat, bytes: Buffer): boolean {
 }
 
 /** Why the declared size breaks the limits, naming them; undefined when it does not. */
-function sizeProblem(width: number, height: number, limits: ImageLimits): string | undefined {
+function sizeProblem(width: number, height: number, limits: ImageLimits, subject = 'the image'): string | undefined {
   if (width <= limits.maxWidth && height <= limits.maxHeight && width * height <= limits.maxPixels) return undefined;
-  return `base64: the image declares ${width} × ${height} pixels; at most ${limits.maxWidth} wide, ${limits.maxHeight} high `
+  return `base64: ${subject} declares ${width} × ${height} pixels; at most ${limits.maxWidth} wide, ${limits.maxHeight} high `
     + `and ${limits.maxPixels} pixels in all are allowed`;
+}
+
+/**
+ * Why a GIF's block structure or frames are refused, or undefined. Each frame must fit the limits,
+ * and so must the canvas that holds the screen and every frame at its offset, which is what a
+ * decoder that grows its canvas to the frames allocates.
+ */
+function gifProblem(bytes: Buffer, screen: { width: number; height: number }, limits: ImageLimits): string | undefined {
+  const layout = gifFrames(bytes);
+  if ('error' in layout) {
+    return layout.error === 'truncated' ? 'base64: the gif image is truncated' : `base64: the gif image is malformed: ${layout.reason}`;
+  }
+  let right = screen.width;
+  let bottom = screen.height;
+  for (const [i, frame] of layout.frames.entries()) {
+    const problem = sizeProblem(frame.width, frame.height, limits, `frame ${i + 1} of the gif image`);
+    if (problem) return problem;
+    right = Math.max(right, frame.left + frame.width);
+    bottom = Math.max(bottom, frame.top + frame.height);
+  }
+  return sizeProblem(right, bottom, limits, 'the gif image with its frames at their offsets');
 }
 
 export function decodeImage(input: string, limits: ImageLimits): DecodeResult {
@@ -82,7 +105,8 @@ export function decodeImage(input: string, limits: ImageLimits): DecodeResult {
   }
   if (!isComplete(format, bytes)) return { error: 'invalid', message: `base64: the ${format} image is truncated` };
   if (!info.width || !info.height) return { error: 'invalid', message: 'base64: the image has no size' };
-  const tooBig = sizeProblem(info.width, info.height, limits);
+  const screen = { width: info.width, height: info.height };
+  const tooBig = sizeProblem(screen.width, screen.height, limits) ?? (format === 'gif' ? gifProblem(bytes, screen, limits) : undefined);
   if (tooBig) return { error: 'invalid', message: tooBig };
   return { image: { bytes, format, ...IMAGE_FORMATS[format], width: info.width, height: info.height } };
 }

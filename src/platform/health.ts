@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { OpenSearchClient } from '../opensearch/client.js';
+import { cachedAnswer } from './cached-answer.js';
 
 export interface HealthDeps {
   pool: pg.Pool;
@@ -22,3 +23,10 @@ export async function failingDependencies({ pool, redis, opensearch }: HealthDep
   const results = await Promise.allSettled(checks.map(([, check]) => withTimeout(check(), timeoutMs)));
   return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
 }
+
+/**
+ * What /readyz answers, checked at most once per `cacheMs` (READINESS_CACHE_MS): a flood of probes
+ * waits for one check of the three services instead of sending each its own.
+ */
+export const createReadiness = (deps: HealthDeps, cacheMs: number): (() => Promise<string[]>) =>
+  cachedAnswer(cacheMs, () => failingDependencies(deps));

@@ -1,12 +1,18 @@
 // Prometheus metrics of both processes. Each process owns one registry; gauges that describe
-// shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time.
+// shared state (outbox backlog, queue counts) are read from PostgreSQL and Redis at scrape time,
+// at most once per `cacheMs` however many scrapes arrive (METRICS_CACHE_MS). They are served on an
+// operations port only (src/platform/ops-server.ts), never on the API's public one.
 // Which dependency an error came from is src/platform/dependency-errors.ts' dependencyOf.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/client.js';
 import { countPendingEvents } from '../outbox/outbox-dal.js';
 import type { IndexQueue } from '../outbox/queue.js';
+import { cachedAnswer } from './cached-answer.js';
 
-export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }) {
+export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'>; cacheMs: number }) {
+  // A scrape must succeed while PostgreSQL or Redis is down: a gauge then keeps its last value.
+  const pendingEvents = cachedAnswer(opts.cacheMs, () => countPendingEvents(opts.db).catch(() => undefined));
+  const queueCounts = cachedAnswer(opts.cacheMs, () => opts.queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => undefined));
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const metrics = {
@@ -40,15 +46,14 @@ export function createMetrics(opts: { db: Db; queue: Pick<IndexQueue, 'queue'> }
   new Gauge({
     name: 'outbox_backlog', help: 'Outbox events not yet indexed', registers: [registry],
     async collect() {
-      // A scrape must succeed while PostgreSQL is down: the gauge then keeps its last value.
-      const pending = await countPendingEvents(opts.db).catch(() => undefined);
+      const pending = await pendingEvents();
       if (pending !== undefined) this.set(pending);
     },
   });
   new Gauge({
     name: 'index_queue_jobs', help: 'Index jobs in the queue by state', labelNames: ['state'], registers: [registry],
     async collect() {
-      const counts = await opts.queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed').catch(() => undefined);
+      const counts = await queueCounts();
       for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
     },
   });

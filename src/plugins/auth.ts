@@ -1,10 +1,11 @@
 // Authentication (docs/contract.md §2) for every partner route, and the country check (§1) for
 // every /:country route. Analysts (§22) only read: on partner routes every other method is 403;
 // the /analytics routes admit analysts and admins only.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, forbidden, notFound } from '../platform/errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { forbidden, notFound } from '../platform/errors.js';
 import { bearerToken } from '../partners/api-keys.js';
 import type { KeyHolder, PartnersService } from '../partners/partners-service.js';
+import type { AuthFailureLimit } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,12 +14,16 @@ declare module 'fastify' {
   }
 }
 
-type AuthDeps = { partners: Pick<PartnersService, 'authenticate'> };
+type AuthDeps = {
+  partners: Pick<PartnersService, 'authenticate'>;
+  /** The answer to a missing, unknown or revoked key: 401, or 429 for an address that failed too often (plugins/rate-limit.ts). */
+  authFailures: AuthFailureLimit;
+};
 
-async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<void> {
+async function authenticate(request: FastifyRequest, reply: FastifyReply, deps: AuthDeps): Promise<void> {
   const key = bearerToken(request.headers.authorization);
   const caller = key ? await deps.partners.authenticate(key) : undefined;
-  if (!caller) throw new AppError('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
+  if (!caller) throw deps.authFailures(request, reply);
   request.caller = caller;
 }
 
@@ -32,8 +37,8 @@ function refuseAnalystWrites(request: FastifyRequest): void {
 /** The /analytics routes: a valid key of an analyst or an admin. */
 export function installAnalyticsAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('caller', null as unknown as KeyHolder);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    await authenticate(request, deps);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    await authenticate(request, reply, deps);
     if (request.caller.role === 'partner') throw forbidden('/analytics is for analyst and admin keys');
   });
 }
@@ -41,8 +46,8 @@ export function installAnalyticsAuth(app: FastifyInstance, deps: AuthDeps): void
 /** Routes outside any country (webhooks): a valid key is all they need. */
 export function installPartnerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('caller', null as unknown as KeyHolder);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    await authenticate(request, deps);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    await authenticate(request, reply, deps);
     refuseAnalystWrites(request);
   });
 }
@@ -50,8 +55,8 @@ export function installPartnerAuth(app: FastifyInstance, deps: AuthDeps): void {
 export function installCountryAuth(app: FastifyInstance, deps: AuthDeps & { countries: readonly string[] }): void {
   app.decorateRequest('caller', null as unknown as KeyHolder);
   app.decorateRequest('country', '');
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    await authenticate(request, deps);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    await authenticate(request, reply, deps);
     const country = String((request.params as { country?: string }).country ?? '').toLowerCase();
     if (!deps.countries.includes(country)) throw notFound(`country "${country}"`);
     request.country = country;

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { dependencyOf } from '../platform/dependency-errors.js';
 import type { Metrics } from '../platform/metrics.js';
-import { PUBLIC_ROUTE } from './openapi.js';
 
+/**
+ * Counts every request of the app. The metrics are read on the operations port
+ * (src/platform/ops-server.ts, METRICS_PORT), not here: the public port has no /metrics.
+ */
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
   // A callback hook, not an async one: it runs on every request and never waits.
   app.addHook('onResponse', (request, reply, done) => {
@@ -15,8 +18,5 @@ export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onError', async (_request, _reply, err) => {
     const dependency = dependencyOf(err);
     if (dependency) metrics.dependencyErrors.inc({ dependency });
-  });
-  app.get('/metrics', { schema: { ...PUBLIC_ROUTE, summary: 'Prometheus metrics', tags: ['operations'] } }, async (_request, reply) => {
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { failingDependencies, type HealthDeps } from '../platform/health.js';
 import { PUBLIC_ROUTE } from '../plugins/openapi.js';
 import { ErrorSchema } from '../schemas/common.js';
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthDeps }> = async (app, { health }) => {
+/** `readiness`: the names of the services that do not answer, checked at most so often (src/platform/health.ts). */
+export const healthRoutes: FastifyPluginAsyncTypebox<{ readiness: () => Promise<string[]> }> = async (app, { readiness }) => {
   app.get('/healthz', {
     schema: { ...PUBLIC_ROUTE, summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
@@ -17,7 +17,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthDeps }> = a
       response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Type.Ref(ErrorSchema) },
     },
   }, async (_request, reply) => {
-    const failing = await failingDependencies(health);
+    const failing = await readiness();
     if (failing.length === 0) return { status: 'ready' as const };
     return reply.status(503).send({ type: 'unavailable', message: `not ready: ${failing.join(', ')} unreachable`, details: failing });
   });

@@ -1,6 +1,7 @@
 // Claim, suppress, offers and mappings: the partner workflows around a listing.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { existingId } from '../http/ids.js';
 import type { ClaimsService } from '../listings/claims-service.js';
 import type { MappingsService } from '../listings/mappings-service.js';
 import type { OffersService } from '../listings/offers-service.js';
@@ -16,7 +17,7 @@ interface Deps {
 const noContent = (...statuses: number[]) => ({ 204: NoContent, ...errorResponses(...statuses) });
 
 export const workflowRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { claims, offers, mappings }) => {
-  const id = (params: { id: string }) => Number(params.id);
+  const id = (params: { id: string }) => existingId(params.id, 'listing');
 
   app.put('/listings/:id/claim', {
     schema: { summary: 'Claim a listing (idempotent); optional body {source_id}', tags: ['claims'], params: ListingParamsSchema, body: Type.Optional(ClaimBodySchema), response: noContent(409) },

@@ -44,7 +44,7 @@ export function createWebhooksService({ db, countries, policy, resolve }: Webhoo
       await checkTarget(input.url, policy, resolve);
     } catch (err) {
       if (!(err instanceof TargetRefusedError)) throw err;
-      details.push(`url: ${err.message}`);
+      details.push(`url: ${err.publicMessage}`);
     }
     if (details.length) throw validationError(details);
     return { url: input.url, events: input.events, countries: chosen, scope: input.scope ?? 'claimed' };

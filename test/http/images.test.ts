@@ -1,6 +1,6 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { jpegWithComment, pngDeclaring } from '../fixtures/crafted-images.js';
+import { gifWithComment, gifWithFrames, jpegWithComment, pngDeclaring } from '../fixtures/crafted-images.js';
 import { build, config, listingInput, runId } from '../helper.js';
 
 const { app, partner } = await build(t);
@@ -65,6 +65,20 @@ t.test('a 1 KB PNG declaring 60000 × 60000 pixels answers 400 naming the limits
   t.equal(normal.statusCode, 201, 'a normal size passes');
 });
 
+t.test('a GIF with a 1 × 1 screen and a 65535 × 65535 frame answers 400; a truncated block structure too; nothing is stored', async (t) => {
+  const before = (await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound;
+  const bomb = await upload({ type: 'photo', caption: 'frame bomb', base64: gifWithFrames({ width: 1, height: 1 }, [{ width: 1, height: 1 }, { width: 65_535, height: 65_535 }]).toString('base64') });
+  t.equal(bomb.statusCode, 400);
+  t.match(bomb.json(), { type: 'validation', details: [/^base64: frame 2 of the gif image declares 65535 × 65535 pixels/] });
+  const whole = gifWithFrames({ width: 4, height: 4 }, [{ width: 4, height: 4 }]);
+  const cut = await upload({ type: 'photo', caption: 'cut', base64: Buffer.concat([whole.subarray(0, whole.length - 4), Buffer.from([0x3b])]).toString('base64') });
+  t.equal(cut.statusCode, 400);
+  t.match(cut.json(), { type: 'validation', details: [/^base64: the gif image is (truncated|malformed)/] });
+  t.equal((await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound, before);
+  const animated = await upload({ type: 'photo', caption: 'animated', base64: gifWithFrames({ width: 4, height: 4 }, [{ width: 4, height: 4 }, { left: 1, top: 1, width: 2, height: 2 }]).toString('base64') });
+  t.equal(animated.statusCode, 201, 'frames within the limits pass');
+});
+
 t.test('GET images, images on the listing, none in the create response', async (t) => {
   const list = (await app.inject({ url: `/de/listings/${id}/images`, headers: other.auth })).json();
   t.ok(list.numFound >= 5);
@@ -87,7 +101,7 @@ t.test('PUT updates type, caption and bytes; the old file stops being served', a
 });
 
 t.test('DELETE removes the image and its file stops being served; another partner gets 403', async (t) => {
-  const bytes = Buffer.concat([fixture('tiny.gif').subarray(0, -1), Buffer.from([0x00, 0x3b])]); // a unique GIF
+  const bytes = gifWithComment(`delete ${runId}`); // a GIF of its own
   const created = (await upload({ type: 'photo', caption: '', base64: bytes.toString('base64') })).json();
   t.equal((await fetchPublic(created.url)).statusCode, 200);
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/image/${created.id}`, headers: other.auth })).statusCode, 403);

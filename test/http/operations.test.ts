@@ -1,4 +1,5 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -6,9 +7,23 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/http/app.js';
 import { createApiDeps } from '../../src/http/deps.js';
 import { REDACTED_PATHS } from '../../src/platform/logger.js';
+import { createMetrics } from '../../src/platform/metrics.js';
+import { createOpsServer, listenOps } from '../../src/platform/ops-server.js';
+import { createIndexQueue, type IndexQueue } from '../../src/outbox/queue.js';
 import { build, config, listingInput } from '../helper.js';
 
-const { app, partner } = await build(t);
+const { app, deps, partner } = await build(t);
+
+/** Counts the queries sent to PostgreSQL through `pool` from now on. */
+function countQueries(pool: { query: (...args: never[]) => unknown }) {
+  const query = pool.query;
+  let count = 0;
+  pool.query = function (this: unknown, ...args: never[]) {
+    count++;
+    return query.apply(this, args);
+  };
+  return () => count;
+}
 
 /** Every method + path the app serves, rebuilt from Fastify's route tree (one segment a line). */
 function registeredRoutes(): string[] {
@@ -67,16 +82,64 @@ t.test('Swagger UI is served at /docs', async (t) => {
   t.match(res.body, /swagger/i);
 });
 
-t.test('/metrics exposes request durations by route and status, the outbox backlog and queue counts', async (t) => {
+/** The API's operations listener as src/server.ts starts it with METRICS_PORT, on a free port. */
+async function opsListener(t: Test, token = '') {
+  const ops = createOpsServer({ registry: deps.metrics.registry, token, readiness: deps.readiness });
+  await listenOps(ops, 0, '127.0.0.1');
+  t.teardown(() => new Promise<void>((resolve) => ops.close(() => resolve())));
+  return `http://127.0.0.1:${(ops.address() as AddressInfo).port}`;
+}
+
+t.test('the public port serves no /metrics: they are on the operations port, METRICS_PORT', async (t) => {
+  const res = await app.inject({ url: '/metrics' });
+  t.equal(res.statusCode, 404);
+  t.equal(res.json().type, 'not_found');
+});
+
+t.test('/metrics on the operations port exposes request durations by route and status, the outbox backlog and queue counts', async (t) => {
   const { auth } = await partner();
   await app.inject({ url: '/de/listings/999999999', headers: auth });
-  const res = await app.inject({ url: '/metrics' });
-  t.equal(res.statusCode, 200);
-  t.match(res.headers['content-type'], /text\/plain/);
-  t.match(res.body, /http_request_duration_seconds_count\{method="GET",route="\/:country\/listings\/:id",status_code="404"\} \d+/);
-  t.match(res.body, /^outbox_backlog \d+$/m);
-  t.match(res.body, /^index_queue_jobs\{state="waiting"\} \d+$/m);
-  t.match(res.body, /process_resident_memory_bytes/);
+  const base = await opsListener(t);
+  const res = await fetch(`${base}/metrics`);
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /text\/plain/);
+  const body = await res.text();
+  t.match(body, /http_request_duration_seconds_count\{method="GET",route="\/:country\/listings\/:id",status_code="404"\} \d+/);
+  t.match(body, /^outbox_backlog \d+$/m);
+  t.match(body, /^index_queue_jobs\{state="waiting"\} \d+$/m);
+  t.match(body, /process_resident_memory_bytes/);
+  t.same(await (await fetch(`${base}/healthz`)).json(), { status: 'ok' });
+  t.same(await (await fetch(`${base}/readyz`)).json(), { status: 'ready' });
+  t.equal((await fetch(`${base}/nope`)).status, 404);
+});
+
+t.test('with METRICS_TOKEN, /metrics answers 401 without that bearer token and 200 with it', async (t) => {
+  const token = `metrics-${Math.random().toString(36).slice(2)}`;
+  const base = await opsListener(t, token);
+  for (const authorization of [undefined, 'Bearer wrong', `Bearer ${token}x`, token]) {
+    const res = await fetch(`${base}/metrics`, { headers: authorization ? { authorization } : {} });
+    t.equal(res.status, 401, String(authorization));
+    t.match(await res.json(), { type: 'unauthorized' });
+  }
+  const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  t.equal(ok.status, 200);
+  t.match(await ok.text(), /^outbox_backlog \d+$/m);
+  t.equal((await fetch(`${base}/healthz`)).status, 200, 'probes need no token');
+});
+
+t.test('a burst of scrapes reads the outbox backlog from PostgreSQL and the queue counts from Redis once', async (t) => {
+  let redisReads = 0;
+  const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+  t.teardown(() => queue.close());
+  const getJobCounts = queue.queue.getJobCounts.bind(queue.queue);
+  const counted = { queue: { getJobCounts: (...states: Parameters<typeof getJobCounts>) => { redisReads++; return getJobCounts(...states); } } };
+  const queries = countQueries(deps.database.pool);
+  const metrics = createMetrics({ db: deps.database.db, queue: counted as unknown as Pick<IndexQueue, 'queue'>, cacheMs: 60_000 });
+  const texts = await Promise.all(Array.from({ length: 20 }, () => metrics.registry.metrics()));
+  t.ok(texts.every((text) => /^outbox_backlog \d+$/m.test(text) && /^index_queue_jobs\{state="waiting"\} \d+$/m.test(text)), 'every scrape has both gauges');
+  for (let i = 0; i < 5; i++) await metrics.registry.metrics();
+  t.equal(queries(), 1, 'one query of the outbox for 25 scrapes');
+  t.equal(redisReads, 1, 'one read of the queue counts');
 });
 
 t.test('logs carry the request id and never the API key or image payloads', async (t) => {

@@ -1,11 +1,12 @@
 // The per-address limit runs before authentication and on every route; the key cache keeps failed
-// keys apart; both limits stay on while Redis is down (docs/security.md).
+// keys apart; failed authentications are counted per address across instances; the limits stay
+// on while Redis is down (docs/security.md).
 import t from 'tap';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/http/app.js';
 import { createApiDeps } from '../../src/http/deps.js';
 import { generateApiKey, hashApiKey } from '../../src/partners/api-keys.js';
-import { keyCounterName } from '../../src/plugins/rate-limit.js';
+import { authFailureNamespace, keyCounterName } from '../../src/plugins/rate-limit.js';
 import { build, config, eventually, logger, runId } from '../helper.js';
 
 const randomKey = () => ({ authorization: `Bearer ${generateApiKey()}` });
@@ -43,7 +44,7 @@ t.test('requests with made-up keys from one address get 429 with Retry-After bef
 
 t.test('public routes and unknown routes are limited per address too; an IPv6 /64 counts as one address', async (t) => {
   const { app } = await build(t, { config: { IP_RATE_LIMIT_MAX: 2, QUEUE_PREFIX: `rl-pub-${runId}` } });
-  const paths = ['/readyz', '/metrics', '/media/0123456789abcdef.jpg', '/nope', '/healthz'];
+  const paths = ['/readyz', '/openapi.json', '/media/0123456789abcdef.jpg', '/nope', '/healthz'];
   for (const [i, path] of paths.entries()) {
     const remoteAddress = `198.51.100.${i + 1}`;
     const statuses = [];
@@ -128,4 +129,54 @@ t.test('with Redis unreachable both limits fall back to counting in the process'
   const perAddress = [];
   for (let i = 0; i < 5; i++) perAddress.push((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '192.0.2.2' })).statusCode);
   t.same(perAddress, [401, 401, 401, 401, 429], 'the per-address limit holds');
+});
+
+t.test('after AUTH_FAILURE_LIMIT answers 401 from one address, its requests without a valid key get 429 until the window ends; a valid key is unaffected', async (t) => {
+  const windowMs = 3000;
+  const { app, partner } = await build(t, { config: { AUTH_FAILURE_LIMIT: 5, RATE_LIMIT_WINDOW_MS: windowMs, QUEUE_PREFIX: `rl-authfail-${runId}` } });
+  const valid = await partner();
+  const remoteAddress = '203.0.113.50';
+  const started = Date.now();
+  const failed = [];
+  for (let i = 0; i < 5; i++) failed.push((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress })).statusCode);
+  t.same(failed, [401, 401, 401, 401, 401]);
+  const refused = [
+    await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress }),
+    await app.inject({ url: '/de/listings/1', remoteAddress }),
+    await app.inject({ url: '/webhooks', headers: randomKey(), remoteAddress }),
+  ];
+  for (const [i, res] of refused.entries()) {
+    t.equal(res.statusCode, 429, `request ${i + 6} without a valid key: 429`);
+    t.equal(res.json().type, 'rate_limited');
+    const retryAfter = Number(res.headers['retry-after']);
+    t.ok(retryAfter >= 1 && retryAfter <= windowMs / 1000, `Retry-After ${retryAfter}`);
+  }
+  t.match(refused[0]!.json().message, /too many failed authentications/);
+  t.equal((await app.inject({ url: '/de/listings/999999999', headers: valid.auth, remoteAddress })).statusCode, 404, 'a valid key from the same address is served');
+  t.equal((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '203.0.113.51' })).statusCode, 401, 'another address has a count of its own');
+  // The count runs per /64 for IPv6: fresh addresses of one network are one address.
+  const v6 = [];
+  for (let i = 1; i <= 6; i++) v6.push((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: `2001:db8:37:9::${i.toString(16)}` })).statusCode);
+  t.same(v6, [401, 401, 401, 401, 401, 429], 'addresses of one /64 share a count');
+  await new Promise((r) => setTimeout(r, Math.max(0, started + windowMs + 500 - Date.now())));
+  t.equal((await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress })).statusCode, 401, 'once the window is over: 401 again');
+});
+
+t.test('two API instances share the count of failed authentications through Redis', async (t) => {
+  const shared = { AUTH_FAILURE_LIMIT: 4, RATE_LIMIT_WINDOW_MS: 60_000, QUEUE_PREFIX: `rl-authfail-shared-${runId}` };
+  const first = await build(t, { config: shared });
+  const second = await build(t, { config: shared });
+  const remoteAddress = '198.51.100.77';
+  const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress });
+  const counterKey = authFailureNamespace(shared.QUEUE_PREFIX) + remoteAddress;
+  const sharedCount = (redis: Redis, count: number) =>
+    eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
+  for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 401, `failure ${i + 1} on the first instance`);
+  await sharedCount(first.deps.redis, 3);
+  t.equal((await ask(second.app)).statusCode, 401, 'the fourth, on the second instance, is within the limit');
+  await sharedCount(second.deps.redis, 4);
+  await new Promise((r) => setImmediate(r)); // the second instance takes in the answer to its sync
+  t.equal((await ask(second.app)).statusCode, 429, 'the fifth is refused on the second instance');
+  const { auth } = await second.partner();
+  t.equal((await second.app.inject({ url: '/de/listings/999999999', headers: auth, remoteAddress })).statusCode, 404, 'a valid key still works there');
 });

@@ -65,6 +65,13 @@ t.test('the environment of every app service is valid configuration', async (t) 
     t.doesNotThrow(() => loadConfig(env), `${name}: loadConfig accepts it`);
   }
   t.equal(compose.services.api!.environment!.HOST, '0.0.0.0', 'the API listens beyond the container loopback');
+  for (const name of ['api', 'api-cluster']) {
+    const service = compose.services[name]!;
+    const metricsPort = loadConfig(service.environment!).METRICS_PORT;
+    t.ok(metricsPort > 0, `${name}: serves its metrics on an operations port`);
+    t.notOk(service.ports?.some((port) => port.endsWith(`:${metricsPort}`)), `${name}: the operations port is published nowhere`);
+  }
+  t.notOk(compose.services.indexer!.ports, 'the indexer\'s operations port is published nowhere');
 });
 
 t.test('the cluster profile: three OpenSearch nodes of one cluster, and an API and indexer that name all three', async (t) => {

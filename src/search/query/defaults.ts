@@ -13,9 +13,21 @@ export const SEARCH_DEFAULTS = {
   /**
    * Typo tolerance, at any position of a word (src/search/typo-variants.ts): one edit from words
    * of `minOneEdit` letters (three-letter words: a dropped letter only), two edits in words of
-   * `minTwoEdits` letters or more.
+   * `minTwoEdits` letters or more. The bounds hold for queries (search and match) and index
+   * documents alike, so that no request costs more than a small multiple of an ordinary one
+   * (docs/search.md "Bounds"): a word's two-edit forms grow with the square of its length, so
+   * only words of up to `maxTwoEdits` letters have them (the longest joined compounds of the
+   * seeded names have 39), and words of up to `maxOneEdit` one-edit forms;
+   * longer words match exactly. A query looks up at most `maxQueryTerms` typo terms (counted
+   * once per field they are looked up in) for at most `maxQueryWords` words, in the order the
+   * words come (`what`, then `where`); a document holds at most `maxDocumentTerms` (name, place,
+   * then categories and keywords). A word past either bound is matched with fewer forms: without
+   * its two-edit ones, then exactly. The largest query of the relevance set looks up about 1 200.
    */
-  typos: { minOneEdit: 4, minTwoEdits: 8 },
+  typos: {
+    minOneEdit: 4, minTwoEdits: 8, maxTwoEdits: 40, maxOneEdit: 60,
+    maxQueryWords: 12, maxQueryTerms: 3000, maxDocumentTerms: 6000,
+  },
   /**
    * What a query word earns, by where it matched and how closely (constant scores, so that
    * every matching listing costs the same to score). Names count more than categories and

@@ -3,7 +3,7 @@
 import { fold } from '../fold.js';
 import { internalField } from '../internal-fields.js';
 import type { ListingSearch } from '../search-params.js';
-import { queryForms, type QueryForms } from '../typo-variants.js';
+import { affordableForms, queryTypoBudget, type QueryForms, type TypoBudget } from '../typo-variants.js';
 import { isOptionalWord, keyOfWords, searchWords, wordSpellings, writtenWords } from '../words.js';
 import { SEARCH_DEFAULTS } from './defaults.js';
 import { parseSolrText } from './solr-text.js';
@@ -33,18 +33,24 @@ function wordMatches(field: WordField, forms: QueryForms, w: WordWeights): Claus
 }
 
 /** A written word, given by its spellings, scores its best match under any of them, in the name or in the tags. */
-const whatWord = (spellings: string[]): Clause => ({
+const whatWord = (spellings: string[], budget: TypoBudget): Clause => ({
   dis_max: {
-    queries: spellings.map(queryForms).flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
+    // The tags have no two-edit field: `del1` is looked up twice, `del2` once.
+    queries: affordableForms(spellings, budget, { del1: 2, del2: 1 })
+      .flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
   },
 });
 
 /**
  * A written word's best match, under any of its spellings, in one word field: exact, one or two
- * edits away (the match endpoint's candidate search uses it too, src/match/match-query.ts).
+ * edits away, as far as the query's typo budget allows (the match endpoint's candidate search
+ * uses it too, src/match/match-query.ts).
  */
-export const fieldWord = (field: WordField, spellings: string[], w: WordWeights): Clause => ({
-  dis_max: { queries: spellings.map(queryForms).flatMap((forms) => wordMatches(field, forms, w)) },
+export const fieldWord = (field: WordField, spellings: string[], w: WordWeights, budget: TypoBudget): Clause => ({
+  dis_max: {
+    queries: affordableForms(spellings, budget, { del1: 1, del2: w.twoEdits === undefined ? 0 : 1 })
+      .flatMap((forms) => wordMatches(field, forms, w)),
+  },
 });
 
 /**
@@ -59,10 +65,10 @@ export function requiredSpellings(text: string): string[][] {
 }
 
 /** Every required word must match, a misspelt one by its typo forms (never skipped); quoted phrases exactly. */
-function whatMust(what: string): Clause[] {
+function whatMust(what: string, budget: TypoBudget): Clause[] {
   const { phrases, terms } = parseSolrText(what);
   return [
-    ...requiredSpellings(terms.join(' ')).map(whatWord),
+    ...requiredSpellings(terms.join(' ')).map((spellings) => whatWord(spellings, budget)),
     ...phrases.map((phrase) => ({ multi_match: { query: fold(phrase), fields: phraseFields, type: 'phrase' } })),
   ];
 }
@@ -83,10 +89,10 @@ function whatShould(what: string): Clause[] {
  * `where` matches the place, every word of it and typo-tolerant, or the post code. An exact
  * place scores a little more than a misspelt one; otherwise it leaves the ranking to `what`.
  */
-function whereMust(where: string): Clause {
+function whereMust(where: string, budget: TypoBudget): Clause {
   const { phrases, terms } = parseSolrText(where);
   const place: Clause[] = [
-    ...requiredSpellings(terms.join(' ')).map((spellings) => fieldWord('place', spellings, weights.place)),
+    ...requiredSpellings(terms.join(' ')).map((spellings) => fieldWord('place', spellings, weights.place, budget)),
     ...phrases.map((phrase) => ({ match_phrase: { [internalField('place_fold.text')]: fold(phrase) } })),
   ];
   return {
@@ -129,7 +135,9 @@ function ranked(search: Solr, text: Clause): Clause {
 
 /** `extra`: filters the caller adds, such as open_at's (open-at-query.ts), which needs the zones in use. */
 export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
-  const must = [...(search.what ? whatMust(search.what) : []), ...(search.where ? [whereMust(search.where)] : [])];
+  // One typo budget for the whole query: `what` takes from it first, then `where`.
+  const budget = queryTypoBudget();
+  const must = [...(search.what ? whatMust(search.what, budget) : []), ...(search.where ? [whereMust(search.where, budget)] : [])];
   const filter = filters(search, extra);
   // Without `what` or `where` every listing would score the same: filters only, nothing scored.
   const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
