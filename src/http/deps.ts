@@ -24,6 +24,7 @@ import { createPartnersService, type PartnersService } from '../partners/partner
 import { createReviewsService, type ReviewsService } from '../reviews/reviews-service.js';
 import { createOpenZones } from '../search/open-zones.js';
 import { createSearchService, type SearchService } from '../search/search-service.js';
+import { createSuggestService, type SuggestService } from '../search/suggest-service.js';
 import { createWebhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
 
 export interface ApiDeps {
@@ -34,6 +35,7 @@ export interface ApiDeps {
   queue: Pick<IndexQueue, 'enqueue'>;
   metrics: Metrics;
   search: SearchService;
+  suggest: SuggestService;
   match: MatchService;
   partners: PartnersService;
   revokedKeys: RevokedKeysFollower;
@@ -78,6 +80,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     queue,
     metrics: createMetrics({ db: database.db, queue: indexQueue }),
     search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
+    suggest: createSuggestService({ opensearch, names, logger }),
     match: createMatchService({ opensearch, names, logger }),
     partners,
     revokedKeys,
