@@ -14,7 +14,8 @@ import type { SuggestRequest } from './suggest-params.js';
 interface Answer<H> {
   took: number;
   timed_out: boolean;
-  hits: { hits?: H[] };
+  /** Absent when nothing matched: filter_path leaves out what is empty. */
+  hits?: { hits?: H[] };
 }
 type CategoryHit = { _source: { id: string; name: string } };
 type ListingHit = { fields: Record<string, string[]>; sort: number[] };
@@ -22,10 +23,11 @@ type ListingHit = { fields: Record<string, string[]>; sort: number[] };
 export function createSuggestService({ opensearch, names, logger }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger }) {
   async function search<H>(kind: string, index: string, body: object, filterPath: string): Promise<H[]> {
     const answer = await searchThroughPool<Answer<H>>(opensearch, { index, body: JSON.stringify(body), params: { filter_path: `took,timed_out,${filterPath}` } });
-    logger.debug({ search: kind, took: answer.took, hits: answer.hits.hits?.length ?? 0 }, 'opensearch search');
+    const hits = answer.hits?.hits ?? [];
+    logger.debug({ search: kind, took: answer.took, hits: hits.length }, 'opensearch search');
     // A partial answer is no answer (as for every search, search-service.ts).
     if (answer.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
-    return answer.hits.hits ?? [];
+    return hits;
   }
 
   return {
