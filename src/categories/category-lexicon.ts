@@ -5,7 +5,7 @@
 // indexing every language's names into every listing would grow the index for what one small map
 // answers (docs/search.md "Category names").
 import { compoundSuffixes, canEndCompound } from '../search/compounds.js';
-import { indexedForms, queryForms } from '../search/typo-variants.js';
+import { indexedForms, queryForms, type QueryForms } from '../search/typo-variants.js';
 import { isOptionalWord, wordSpellings, writtenWords } from '../search/words.js';
 import { readTaxonomy, type TaxonomyFile } from './taxonomy-file.js';
 
@@ -44,11 +44,14 @@ export function createCategoryLexicon(file: TaxonomyFile) {
   }
 
   return {
-    /** The categories the spellings of one written word name, each at its closest match, ids sorted. */
-    matches(spellings: readonly string[]): CategoryMatches {
+    /**
+     * The categories the spellings of one written word name, each at its closest match, ids
+     * sorted. `forms` are the spellings' typo forms, when the caller has them already.
+     */
+    matches(spellings: readonly string[], typoForms: readonly QueryForms[] = spellings.map(queryForms)): CategoryMatches {
       const found = { exact: new Set<string>(), oneEdit: new Set<string>(), compound: new Set<string>() };
-      for (const spelling of spellings) {
-        const forms = queryForms(spelling);
+      for (const [i, spelling] of spellings.entries()) {
+        const forms = typoForms[i]!;
         for (const id of exact.get(forms.exact) ?? []) found.exact.add(id);
         for (const form of forms.del1 ?? []) for (const id of oneEdit.get(form) ?? []) found.oneEdit.add(id);
         if (canEndCompound(spelling)) for (const id of compound.get(spelling) ?? []) found.compound.add(id);

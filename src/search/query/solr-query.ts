@@ -48,7 +48,7 @@ function whatWord(words: string[][], i: number): Clause {
         ...forms.flatMap((f) => [...wordMatches('name', f, weights.name), ...wordMatches('tags', f, weights.tags)]),
         ...forms.flatMap((f) => wordMatches('place', f, weights.placeInWhat)),
         ...(codes.length ? [scored({ terms: { [internalField('zip_fold')]: codes } }, weights.placeInWhat.exact)] : []),
-        ...[...categoryMatches(spellings), ...compoundMatches(words, i)].map(({ filter, weight }) => scored(filter, weight)),
+        ...[...categoryMatches(spellings, forms), ...compoundMatches(words, i)].map(({ filter, weight }) => scored(filter, weight)),
       ],
     },
   };

@@ -5,6 +5,7 @@
 import { categoryLexicon } from '../../categories/category-lexicon.js';
 import { canEndCompound } from '../compounds.js';
 import { internalField } from '../internal-fields.js';
+import type { QueryForms } from '../typo-variants.js';
 import { SEARCH_DEFAULTS } from './defaults.js';
 
 type Clause = Record<string, unknown>;
@@ -17,9 +18,9 @@ export interface WeightedMatch {
 
 const { weights, maxStrictWords } = SEARCH_DEFAULTS;
 
-/** The listings of the categories whose name holds the word, in any language of the taxonomy. */
-export function categoryMatches(spellings: readonly string[]): WeightedMatch[] {
-  const found = categoryLexicon().matches(spellings);
+/** The listings of the categories whose name holds the word (by its spellings and their typo forms), in any language of the taxonomy. */
+export function categoryMatches(spellings: readonly string[], forms: readonly QueryForms[]): WeightedMatch[] {
+  const found = categoryLexicon().matches(spellings, forms);
   return ([['exact', weights.category.exact], ['oneEdit', weights.category.oneEdit], ['compound', weights.category.compound]] as const)
     .filter(([kind]) => found[kind].length)
     .map(([kind, weight]) => ({ filter: { terms: { category_ids: found[kind] } }, weight }));
