@@ -10,10 +10,12 @@ import { isOptionalWord, wordSpellings, writtenWords } from '../search/words.js'
 import { readTaxonomy, type TaxonomyFile } from './taxonomy-file.js';
 
 /**
- * Shorter words of category names are articles and prepositions ("de" in "Salon de coiffure"),
- * which would make a query's "de" match a hundred categories.
+ * Prepositions of two letters count ("de" in "Salon de coiffure", "di" in "Negozio di fiori"): a
+ * query that names a category in French or Italian holds them, and every word of a short query
+ * must match something. Single letters (the "d" of "d'encre") do not: they would match nearly
+ * every category (a long query may leave one word unmatched, docs/search.md).
  */
-const MIN_LETTERS = 3;
+const MIN_LETTERS = 2;
 
 /** The categories a query word names: by a whole word, one edit away, or as the ending of a compound. */
 export interface CategoryMatches {

@@ -23,9 +23,10 @@ t.test('one typo in a category word; a compound ending; never the same id twice'
   t.equal(new Set(all).size, all.length);
 });
 
-t.test('articles and prepositions of category names name nothing', async (t) => {
-  t.same(of('de'), { exact: [], oneEdit: [], compound: [] });
-  t.same(of('la').exact, []);
+t.test('a category name in French or Italian matches whole, its prepositions too; single letters name nothing', async (t) => {
+  t.ok(of('de').exact.includes('shop/hairdresser'), 'de of Salon de coiffure');
+  t.ok(of('di').exact.length > 100, 'di of many Italian names');
+  t.same(of('d'), { exact: [], oneEdit: [], compound: [] }, "the d of d'encre");
 });
 
 t.test('a lexicon of any taxonomy file', async (t) => {
