@@ -1,4 +1,4 @@
-// The area and the order of a Solr-mode search (docs/contract.md §23): a radius around lat/lon or a
+// The area and the order of a Solr-mode search (docs/partners/search.md): a radius around lat/lon or a
 // bounding box, and `sort`. Checks that span parameters; each failed one is reported.
 import type { ListingSearchQuery } from '../schemas/search.js';
 

@@ -1,4 +1,4 @@
-// Reads a GET /:country/suggest request (docs/contract.md §23): the text typed so far, split into
+// Reads a GET /:country/suggest request (docs/partners/search.md): the text typed so far, split into
 // the words before the last, matched as `what` words are, and the last word, a prefix.
 import { validationError } from '../platform/errors.js';
 import type { SuggestQuery } from '../schemas/suggest.js';

@@ -1,4 +1,4 @@
-// The parameters of the second search round (docs/contract.md §23) at the HTTP edge: radius, bbox
+// The parameters of the second search round (docs/partners/search.md) at the HTTP edge: radius, bbox
 // and sort of the Solr mode, and GET /:country/suggest. Bad input is a 400 Error object naming the
 // parameter, never a 500; the suggest route is authenticated and documented like every /:country route.
 import t, { type Test } from 'tap';

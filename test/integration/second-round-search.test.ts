@@ -1,4 +1,4 @@
-// The second search round (docs/contract.md §23) against real OpenSearch, through the API: one
+// The second search round (docs/partners/search.md) against real OpenSearch, through the API: one
 // search box, category names in any language, compound words, radius / bbox / sort (with cursor
 // paging), and type-ahead. Listings are written through the API and indexed by the real indexer.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// radius, bbox and sort of the Solr mode (docs/contract.md §23): every failed check reported.
+// radius, bbox and sort of the Solr mode (docs/partners/search.md): every failed check reported.
 import t from 'tap';
 import type { AppError } from '../../src/platform/errors.js';
 import { parseListingSearch } from '../../src/search/search-params.js';

@@ -1,4 +1,4 @@
-// The query shapes of the second search round (docs/contract.md §23) against golden fixtures:
+// The query shapes of the second search round (docs/partners/search.md) against golden fixtures:
 // one search box, category names, compound words, the area and the order, and type-ahead.
 // Regenerate a fixture only after reading its diff.
 import t from 'tap';

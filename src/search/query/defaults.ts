@@ -57,7 +57,7 @@ export const SEARCH_DEFAULTS = {
   compounds: { minPart: 4, minHead: 3 },
   /** Every word of `what` must match up to this many words; from one more on, one may be missing. */
   maxStrictWords: 3,
-  /** `radius` of the Solr mode, in km (docs/contract.md §23). */
+  /** `radius` of the Solr mode, in km (docs/partners/search.md). */
   radius: { minKm: 0.1, maxKm: 100 },
   /**
    * Type-ahead (GET /:country/suggest). The index stores the prefixes of every name word up to

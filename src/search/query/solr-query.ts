@@ -172,7 +172,7 @@ export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
   // Without `what` or `where` every listing would score the same: filters only, nothing scored.
   const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
   // Without `what`, a centre orders by distance unless `sort` says otherwise (docs/contract.md §5,
-  // §23); ties always break by id.
+  // docs/partners/search.md); ties always break by id.
   const sort = search.centre
     ? (sortsByDistance(search) ? [geoSort(search.centre), { lid: 'asc' }] : ['_score', geoSort(search.centre), { lid: 'asc' }])
     : ['_score', { lid: 'asc' }];
