@@ -41,6 +41,8 @@ export const SEARCH_DEFAULTS = {
     placeInWhat: { exact: 2, oneEdit: 1.2 },
     /** The rest of the query typed as the whole name, the word at either end being its place or post code. */
     nameAndPlace: 15,
+    /** Per word of a long query (one word may be missing, `maxStrictWords`), when none is. */
+    everyWord: 5,
     /** A word of a category name in any language of the taxonomy (src/categories/category-lexicon.ts). */
     category: { exact: 5, oneEdit: 3, compound: 3 },
     /**

@@ -58,9 +58,17 @@ export function compoundMatches(words: readonly (readonly string[])[], i: number
 
 /**
  * Every word must match, up to `maxStrictWords` words; from one more on, one may be missing (a
- * word the listing does not carry anywhere, in a long query). Scores add up either way.
+ * word the listing does not carry anywhere, in a long query). Scores add up either way, and a
+ * listing that matches every word earns `everyWord` per word more: otherwise a listing whose
+ * name holds the words of a category name but not the surname typed after it would outrank the
+ * listing of that category with that surname (a name word counts more than a category's).
  */
 export function everyWordMatches(wordClauses: Clause[]): Clause[] {
   if (wordClauses.length <= maxStrictWords) return wordClauses;
-  return [{ bool: { should: wordClauses, minimum_should_match: wordClauses.length - 1 } }];
+  return [{
+    bool: {
+      must: [{ bool: { should: wordClauses, minimum_should_match: wordClauses.length - 1 } }],
+      should: [{ constant_score: { filter: { bool: { filter: wordClauses } }, boost: weights.everyWord * wordClauses.length } }],
+    },
+  }];
 }
