@@ -77,3 +77,14 @@ export function buildCategorySuggestQuery(country: string, request: SuggestReque
     _source: ['id', 'name'],
   };
 }
+
+/**
+ * Both searches as one `_msearch` body (newline-delimited JSON): categories first, then listings,
+ * answered in one round trip.
+ */
+export function suggestSearchesBody(country: string, request: SuggestRequest, indices: { categories: string; listings: string }): string {
+  return `${[
+    { index: indices.categories }, buildCategorySuggestQuery(country, request),
+    { index: indices.listings }, buildListingSuggestQuery(request),
+  ].map((line) => JSON.stringify(line)).join('\n')}\n`;
+}
