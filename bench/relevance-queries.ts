@@ -13,6 +13,8 @@ export interface CorpusListing {
   lat: number | null;
   lon: number | null;
   categories: string[];
+  /** The ids of `categories`, in the same order (the second-round classes judge by id). */
+  categoryIds?: string[];
 }
 
 export const QUERY_CLASSES = [
@@ -80,7 +82,7 @@ export function applyEdit(word: string, kind: EditKind, position: number, rng: R
 }
 
 /** `edits` random edits of a word, at random positions, until it is exactly that many edits away. */
-function typo(word: string, edits: number, rng: Random, firstLetter = false): { word: string; kinds: EditKind[] } {
+export function typo(word: string, edits: number, rng: Random, firstLetter = false): { word: string; kinds: EditKind[] } {
   for (let attempt = 0; attempt < 50; attempt++) {
     let out = word;
     const kinds: EditKind[] = [];

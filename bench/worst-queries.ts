@@ -78,8 +78,13 @@ export function countTerms(node: unknown): number {
 }
 
 /**
- * The most terms a Solr-mode body may hold: the typo budget, plus the exact look-ups of the words
- * that fit in `what` and `where` (one-letter words, two spellings each: `what` in the name and the
- * tags, `where` in the place), plus `what`'s optional-word bonuses and the few fixed terms.
+ * The most terms a Solr-mode body may hold: the typo budget, plus at most five exact look-ups per
+ * character of `what` and `where`. The exact look-ups are not charged to the budget, as the text's
+ * length bounds them: each word's spellings in the name, the tags and the place, its compound
+ * joins with its neighbours, its category ids, and, from four words on, each word's clause stated
+ * twice (every word may match, one may be missing: docs/search.md "One search box").
  */
-export const MAX_SOLR_TERMS = SEARCH_DEFAULTS.typos.maxQueryTerms + (MAX_TEXT / 2) * 2 * 2 + (MAX_TEXT / 2) * 2 + MAX_TEXT / 2 + 10;
+export const MAX_SOLR_TERMS = SEARCH_DEFAULTS.typos.maxQueryTerms + MAX_TEXT * 5;
+
+/** The largest body the worst query allowed may have, in bytes: about 25 ordinary searches. */
+export const MAX_SOLR_BODY_BYTES = 192 * 1024;

@@ -4,6 +4,8 @@ import { toListing, type Listing, type PublicUrls } from '../src/listings/listin
 import type { ListingForIndex } from '../src/listings/listing-records.js';
 import { splitAddress } from '../src/listings/split-address.js';
 import type { SolrResultView } from '../src/schemas/search.js';
+import { compoundSuffixes, joinedPairs } from '../src/search/compounds.js';
+import { edgeForms } from '../src/search/edge-forms.js';
 import { fold } from '../src/search/fold.js';
 import { openHoursFields } from '../src/search/open-hours.js';
 import { documentTypoBudget, indexedForms } from '../src/search/typo-variants.js';
@@ -52,6 +54,9 @@ export function searchableWords(listing: Pick<Listing, 'name' | 'categories' | '
     name_words: name.words, name_del1: name.del1, name_del2: name.del2,
     tags_words: tags.words, tags_del1: tags.del1,
     place_words: place.words, place_del1: place.del1, place_del2: place.del2,
+    // Compound words and type-ahead (docs/search.md "Compound words", "Type-ahead"): the endings
+    // of name words, adjacent name words joined, and the beginnings of name words.
+    name_suffixes: compoundSuffixes(name.words), name_joined: joinedPairs(writtenWords(listing.name)), name_prefixes: edgeForms(name.words),
   };
 }
 

@@ -1,18 +1,10 @@
 // Loads the shipped taxonomy file into PostgreSQL, one localised name per enabled country.
-import { readFileSync } from 'node:fs';
 import type { Db } from '../db/client.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexLayout, IndexNames } from '../opensearch/index-definitions.js';
-import { projectPath } from '../platform/project-paths.js';
 import { upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
-
-interface TaxonomyFile {
-  languages: Record<string, string>;
-  categories: { id: string; names: Record<string, string> }[];
-}
-
-export const DEFAULT_TAXONOMY_FILE = projectPath('data', 'categories.json');
+import { DEFAULT_TAXONOMY_FILE, readTaxonomy, type TaxonomyFile } from './taxonomy-file.js';
 
 /** Rows of the taxonomy for the given countries; a country without a language falls back to English. */
 export function taxonomyRows(file: TaxonomyFile, countries: readonly string[]) {
@@ -29,7 +21,7 @@ export async function importCategories(
   path: URL | string = DEFAULT_TAXONOMY_FILE,
 ): Promise<number> {
   const { db } = deps;
-  const file = JSON.parse(readFileSync(path, 'utf8')) as TaxonomyFile;
+  const file = readTaxonomy(path);
   const rows = taxonomyRows(file, countries);
   for (let i = 0; i < rows.length; i += 1000) {
     await upsertCategories(db, rows.slice(i, i + 1000));

@@ -6,9 +6,9 @@ import type { OpenSearchClient } from '../opensearch/client.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';
 import { categoriesIndexBody, type IndexLayout, type IndexNames } from '../opensearch/index-definitions.js';
 import type { CategoriesPage, Category } from '../schemas/search.js';
-import { fold } from '../search/fold.js';
 import { internalField } from '../search/internal-fields.js';
 import { matchClause, parseMatchValue } from '../search/query/wildcard.js';
+import { categoryInternalFields } from './category-document.js';
 
 export interface CategoryRow {
   country: string;
@@ -22,7 +22,7 @@ export async function rebuildCategoriesIndex(client: OpenSearchClient, names: In
   for (let i = 0; i < rows.length; i += 2000) {
     const body = rows.slice(i, i + 2000).flatMap((r) => [
       { index: { _index: index, _id: `${r.country}:${r.id}` } },
-      { cc: r.country, id: r.id, name: r.name, internal: { name_fold: fold(r.name) } },
+      { cc: r.country, id: r.id, name: r.name, internal: categoryInternalFields(r.name) },
     ]);
     const res = await client.bulk({ body });
     if (res.body.errors) throw new Error(`categories bulk import failed: ${JSON.stringify(res.body.items.find((it) => Object.values(it)[0]?.error))}`);

@@ -30,6 +30,7 @@ import { listingRoutes } from '../routes/listings.js';
 import { matchRoutes } from '../routes/match.js';
 import { reviewRoutes } from '../routes/reviews.js';
 import { searchRoutes } from '../routes/search.js';
+import { suggestRoutes } from '../routes/suggest.js';
 import { webhookRoutes } from '../routes/webhooks.js';
 import { workflowRoutes } from '../routes/workflows.js';
 import { ErrorSchema } from '../schemas/common.js';
@@ -124,6 +125,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(imageRoutes, { images: deps.images });
     await countryScope.register(reviewRoutes, { reviews: deps.reviews });
     await countryScope.register(searchRoutes, { search: deps.search });
+    await countryScope.register(suggestRoutes, { suggest: deps.suggest });
     await countryScope.register(matchRoutes, { match: deps.match });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
     await countryScope.register(changeRoutes, { changes: deps.changes });

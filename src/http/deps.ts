@@ -26,6 +26,7 @@ import { createPartnersService, type PartnersService } from '../partners/partner
 import { createReviewsService, type ReviewsService } from '../reviews/reviews-service.js';
 import { createOpenZones } from '../search/open-zones.js';
 import { createSearchService, type SearchService } from '../search/search-service.js';
+import { createSuggestService, type SuggestService } from '../search/suggest-service.js';
 import { createWebhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
 
 export interface ApiDeps {
@@ -38,6 +39,7 @@ export interface ApiDeps {
   /** The services that do not answer, checked at most once per READINESS_CACHE_MS (/readyz). */
   readiness: () => Promise<string[]>;
   search: SearchService;
+  suggest: SuggestService;
   match: MatchService;
   partners: PartnersService;
   revokedKeys: RevokedKeysFollower;
@@ -85,6 +87,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     metrics,
     readiness: createReadiness({ pool: database.pool, redis, opensearch }, config.READINESS_CACHE_MS),
     search: createSearchService({ opensearch, names, logger, openZones: createOpenZones({ opensearch, names, ttlMs: config.OPEN_ZONES_TTL_MS }) }),
+    suggest: createSuggestService({ opensearch, names, logger }),
     match: createMatchService({ opensearch, names, logger }),
     partners,
     revokedKeys,

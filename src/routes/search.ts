@@ -13,7 +13,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     schema: {
       summary: 'Search listings: filtered (ids | phone | address) or, with solr=true, the experimental Solr-style search',
       description: 'Filtered search returns Listings without contact. The Solr mode (solr=true) is **experimental**: '
-        + 'typo-tolerant `what`/`where`, `category`, and a 20 km radius around `lat`/`lon` with `_dist_` in kilometres. '
+        + 'typo-tolerant `what`/`where` (`what` may also hold place, post-code, category and compound words), `category`, and '
+        + '`radius` (default 20 km) around `lat`/`lon` with `_dist_` in kilometres, or a `bbox`; `sort=relevance|distance`. '
         + 'Both modes page with `limit`/`offset` up to offset 10000, and past it with `cursor`: each answer carries `next` '
         + 'while more results remain; repeat the same query with `cursor=<next>` (only `limit` may change). '
         + 'Both accept `open_now=true` or `open_at` (ISO 8601 with offset, within 366 days): only listings open then, in their own time zone.',

@@ -28,6 +28,17 @@ export const ListingSearchQuerySchema = Type.Object({
   open_at: Type.Optional(Type.String({ maxLength: 40, description: 'Extension: only listings open at this instant; ISO 8601 with an offset (2026-12-24T18:30:00+01:00), within 366 days of now; not with open_now' })),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Solr mode: latitude of the centre', errorMessage: 'must be a number between -90 and 90' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Solr mode: longitude of the centre', errorMessage: 'must be a number between -180 and 180' })),
+  radius: Type.Optional(Type.Number({
+    minimum: 0.1, maximum: 100, description: 'Solr mode, with lat/lon: the radius in km (default 20)', errorMessage: 'must be a number of km from 0.1 to 100',
+  })),
+  bbox: Type.Optional(Type.String({
+    maxLength: 100, description: 'Solr mode: only listings inside this box, `minLon,minLat,maxLon,maxLat` (WGS84 degrees, min < max); not with lat/lon',
+  })),
+  sort: Type.Optional(Type.Union([Type.Literal('relevance'), Type.Literal('distance')], {
+    description: 'Solr mode: `relevance` (score, then distance, then id) or `distance` (needs lat/lon). Default: relevance with `what`, '
+      + 'otherwise distance with lat/lon',
+    errorMessage: 'must be relevance or distance',
+  })),
 }, { additionalProperties: false });
 
 export type ListingSearchQuery = Static<typeof ListingSearchQuerySchema>;

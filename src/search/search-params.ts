@@ -6,6 +6,7 @@ import { isCalendarDate } from '../listings/special-hours.js';
 import { ID_PATTERN } from '../schemas/common.js';
 import { E164_PATTERN } from '../schemas/listing.js';
 import type { ListingSearchQuery } from '../schemas/search.js';
+import { solrArea, type SolrArea } from './area-params.js';
 import { SEARCH_DEFAULTS } from './query/defaults.js';
 import { parseMatchValue, type MatchValue } from './query/wildcard.js';
 import { searchWords } from './words.js';
@@ -25,10 +26,12 @@ export type ListingSearch =
   | ({ kind: 'ids'; ids: number[] } & Page)
   | ({ kind: 'phone'; phone: string } & Page)
   | ({ kind: 'address'; street: MatchValue; place: MatchValue; postCode: MatchValue; number?: MatchValue } & Page)
-  | ({ kind: 'solr'; what?: string; where?: string; category?: string; centre?: { lat: number; lon: number } } & Page);
+  | ({ kind: 'solr'; what?: string; where?: string; category?: string; centre?: { lat: number; lon: number } } & SolrArea & Page);
 
 const FILTER_FAMILIES = { ids: ['ids'], phone: ['phone'], address: ['street', 'place', 'postCode', 'number'] } as const;
-const SOLR_PARAMS = ['what', 'where', 'category', 'lat', 'lon'] as const;
+/** What a Solr-mode search may be for, one at least; `radius` and `sort` only shape it. */
+const SOLR_PARAMS = ['what', 'where', 'category', 'lat', 'lon', 'bbox'] as const;
+const SOLR_ONLY_PARAMS = [...SOLR_PARAMS, 'radius', 'sort'] as const;
 const LISTING_ID = new RegExp(ID_PATTERN);
 const E164 = new RegExp(E164_PATTERN);
 /** An ISO 8601 date and time with seconds optional, fractions allowed, and an offset required. */
@@ -93,10 +96,11 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
     for (const name of ['what', 'where'] as const) {
       if (given(name) && !blank(name) && searchWords(query[name]!).length === 0) errors.push(`${name}: must contain a letter or digit`);
     }
-    if (!SOLR_PARAMS.some(given)) errors.push('solr: give at least one of what, where, category, or lat and lon');
+    if (!SOLR_PARAMS.some(given)) errors.push('solr: give at least one of what, where, category, lat and lon, or bbox');
+    const area = solrArea(query, errors);
     if (errors.length) throw validationError(errors);
     return {
-      kind: 'solr', ...page,
+      kind: 'solr', ...page, ...area,
       ...(query.what ? { what: query.what } : {}),
       ...(query.where ? { where: query.where } : {}),
       ...(query.category ? { category: query.category } : {}),
@@ -104,7 +108,7 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
     };
   }
 
-  for (const name of SOLR_PARAMS) if (given(name)) errors.push(`${name}: only with solr=true`);
+  for (const name of SOLR_ONLY_PARAMS) if (given(name)) errors.push(`${name}: only with solr=true`);
   const families = (Object.keys(FILTER_FAMILIES) as (keyof typeof FILTER_FAMILIES)[])
     .filter((family) => FILTER_FAMILIES[family].some(given));
   if (families.length !== 1) {

@@ -1,6 +1,7 @@
 // Runs the searches against OpenSearch and shapes the results. Query bodies come from the pure
 // builders in query/; this module only does I/O, logging and mapping.
 import type { Logger } from 'pino';
+import { categoryLexicon } from '../categories/category-lexicon.js';
 import { AppError } from '../platform/errors.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import { searchThroughPool } from '../opensearch/pool-request.js';
@@ -43,6 +44,8 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   logger: Logger;
   openZones: Pick<OpenZones, 'zonesOf'>;
 }) {
+  // Built now, at start, rather than by the first search that names a word (a fraction of a second).
+  categoryLexicon();
   /**
    * `key` names the query (cursor.ts); as `preference` it sends every page of one query to the
    * same shard copies, whose scores agree from page to page (docs/search.md "Paging").

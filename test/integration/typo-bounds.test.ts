@@ -3,7 +3,7 @@
 // and the query bodies built for them stay bounded; a listing at the document bound is indexed and
 // still found, with typos where its words allow them.
 import t from 'tap';
-import { countTerms, longWord, MAX_SOLR_TERMS, WORST_TEXTS } from '../../bench/worst-queries.js';
+import { countTerms, longWord, MAX_SOLR_BODY_BYTES, MAX_SOLR_TERMS, WORST_TEXTS } from '../../bench/worst-queries.js';
 import { buildMatchQuery } from '../../src/match/match-query.js';
 import { parseMatchRequest } from '../../src/match/match-params.js';
 import { SEARCH_DEFAULTS } from '../../src/search/query/defaults.js';
@@ -16,7 +16,7 @@ await startIndexer(t, deps);
 const owner = await partner();
 
 /** A query body may not pass this many bytes (one 200-letter word made 4 MB before the bounds). */
-const MAX_BODY_BYTES = 160 * 1024;
+const MAX_BODY_BYTES = MAX_SOLR_BODY_BYTES;
 
 t.test('the worst what and where allowed answer 200, and the body the API builds for them is bounded', async (t) => {
   for (const [name, text] of Object.entries(WORST_TEXTS)) {

@@ -30,7 +30,7 @@ t.test('ids: at most 50, decimal, duplicates removed', async (t) => {
 });
 
 t.test('Solr mode needs something to search for; lat and lon go together', async (t) => {
-  t.same(details({ solr: true }), ['solr: give at least one of what, where, category, or lat and lon']);
+  t.same(details({ solr: true }), ['solr: give at least one of what, where, category, lat and lon, or bbox']);
   t.same(details({ solr: true, lat: 1 }), ['lat, lon: give both or neither']);
   t.same(details({ solr: true, what: '  ' }), ['what: must not be empty']);
   t.match(parseListingSearch({ solr: true, lat: 0, lon: 0 }), { kind: 'solr', centre: { lat: 0, lon: 0 } });

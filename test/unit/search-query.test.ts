@@ -6,7 +6,7 @@ import { buildFilteredQuery } from '../../src/search/query/filtered-query.js';
 import { buildSolrQuery, distanceBoost, distanceSortIndex } from '../../src/search/query/solr-query.js';
 import { parseListingSearch, type ListingSearch } from '../../src/search/search-params.js';
 import { buildMatchQuery } from '../../src/match/match-query.js';
-import { countTerms, MAX_SOLR_TERMS, MAX_TEXT, ORDINARY, WORST_TEXTS } from '../../bench/worst-queries.js';
+import { countTerms, MAX_SOLR_BODY_BYTES, MAX_SOLR_TERMS, MAX_TEXT, ORDINARY, WORST_TEXTS } from '../../bench/worst-queries.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/queries/${name}.json`, import.meta.url), 'utf8'));
 const solr = (q: Parameters<typeof parseListingSearch>[0]) => parseListingSearch({ solr: true, ...q }) as Extract<ListingSearch, { kind: 'solr' }>;
@@ -86,9 +86,9 @@ t.test('the worst what and where allowed build a bounded body: typo forms within
     t.ok(countTerms(body) <= MAX_SOLR_TERMS, `${name}: ${countTerms(body)} terms, at most ${MAX_SOLR_TERMS}`);
     // One 200-letter word made 20 000 terms and 4 MB before the bounds; now the whole body stays
     // within what the typo budget's longest words take.
-    t.ok(bytes <= 160 * 1024, `${name}: ${bytes} bytes (an ordinary search: ${ordinary.length})`);
+    t.ok(bytes <= MAX_SOLR_BODY_BYTES, `${name}: ${bytes} bytes (an ordinary search: ${ordinary.length})`);
     const match = buildMatchQuery({ name: text, streets: [], place: text.slice(0, 100) });
-    t.ok(countTerms(match) <= MAX_SOLR_TERMS && JSON.stringify(match).length <= 160 * 1024, `${name}: the match candidate search too (${countTerms(match)} terms)`);
+    t.ok(countTerms(match) <= MAX_SOLR_TERMS && JSON.stringify(match).length <= MAX_SOLR_BODY_BYTES, `${name}: the match candidate search too (${countTerms(match)} terms)`);
   }
   t.ok(countTerms(buildSolrQuery(solr({ what: WORST_TEXTS['one 200-letter word']! }))) < 20, 'a word too long for typo forms is one exact look-up per field');
 });

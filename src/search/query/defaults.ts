@@ -46,7 +46,39 @@ export const SEARCH_DEFAULTS = {
     optionalWord: 2,
     /** A name of as many words as the query: "Lotus" before "Lotus Café" for `what=Lotos`. */
     sameWordCount: 3,
+    /**
+     * One search box (docs/search.md "One search box"): a word of `what` found in the place (up to
+     * one edit away) or the post code instead.
+     */
+    placeInWhat: { exact: 2, oneEdit: 1.2 },
+    /** The rest of the query typed as the whole name, the word at either end being its place or post code. */
+    nameAndPlace: 15,
+    /** Per word of a long query (one word may be missing, `maxStrictWords`), when none is. */
+    everyWord: 5,
+    /** A word of a category name in any language of the taxonomy (src/categories/category-lexicon.ts). */
+    category: { exact: 5, oneEdit: 3, compound: 3 },
+    /**
+     * Compound words (src/search/compounds.ts): a query word that ends a name word, two query words
+     * that make one name word, one query word that makes two adjacent name words. Below an exact
+     * word (10), above a category (5).
+     */
+    compound: { suffix: 5, split: 7, joined: 7 },
   },
+  /**
+   * Compound words: a query word of `minPart` letters or more matches a name word that ends with
+   * it after at least `minHead` other letters ("werkstatt" in "autowerkstatt", "cafe" in "eiscafe").
+   */
+  compounds: { minPart: 4, minHead: 3 },
+  /** Every word of `what` must match up to this many words; from one more on, one may be missing. */
+  maxStrictWords: 3,
+  /** `radius` of the Solr mode, in km (docs/partners/search.md). */
+  radius: { minKm: 0.1, maxKm: 100 },
+  /**
+   * Type-ahead (GET /:country/suggest). The index stores the prefixes of every name word up to
+   * `maxPrefixLetters` letters (edge forms, src/search/edge-forms.ts); a longer last word is looked
+   * up by its first `maxPrefixLetters` letters, and ranked above the rest when it is a whole word.
+   */
+  suggest: { limit: 5, maxLimit: 10, maxPrefixLetters: 12, weights: { word: 3, leadingPrefix: 2, prefix: 1 } },
   /** Fields a quoted phrase of `what` matches as written (folded). */
   phraseFields: ['internal.name_fold^3', 'internal.categories_fold^2', 'internal.keywords_fold'],
   /** Wildcard patterns are bounded so that no query can exhaust OpenSearch. */

@@ -3,15 +3,16 @@
 import { fold } from '../fold.js';
 import { internalField } from '../internal-fields.js';
 import type { ListingSearch } from '../search-params.js';
-import { affordableForms, queryTypoBudget, type QueryForms, type TypoBudget } from '../typo-variants.js';
+import { affordableForms, queryForms, queryTypoBudget, type QueryForms, type TypoBudget } from '../typo-variants.js';
 import { isOptionalWord, keyOfWords, searchWords, wordSpellings, writtenWords } from '../words.js';
 import { SEARCH_DEFAULTS } from './defaults.js';
 import { parseSolrText } from './solr-text.js';
+import { categoryMatches, compoundMatches, everyWordMatches } from './what-alternatives.js';
 
 type Solr = Extract<ListingSearch, { kind: 'solr' }>;
 type Clause = Record<string, unknown>;
 
-const { weights, phraseFields, distance, radiusKm } = SEARCH_DEFAULTS;
+const { weights, phraseFields, distance, radiusKm, maxStrictWords } = SEARCH_DEFAULTS;
 
 /** The doc-values field that holds each listing's Solr-mode result (mappings/listings.json). */
 export const SOLR_RESULT_FIELD = internalField('result_view');
@@ -32,14 +33,29 @@ function wordMatches(field: WordField, forms: QueryForms, w: WordWeights): Claus
   ];
 }
 
-/** A written word, given by its spellings, scores its best match under any of them, in the name or in the tags. */
-const whatWord = (spellings: string[], budget: TypoBudget): Clause => ({
-  dis_max: {
-    // The tags have no two-edit field: `del1` is looked up twice, `del2` once.
-    queries: affordableForms(spellings, budget, { del1: 2, del2: 1 })
-      .flatMap((forms) => [...wordMatches('name', forms, weights.name), ...wordMatches('tags', forms, weights.tags)]),
-  },
-});
+/**
+ * Required word `i` of `words` (each given by its spellings) scores its best match under any
+ * spelling: in the name or the tags; in the place or post code (one search box); a category
+ * name in any language, or a compound (what-alternatives.ts). Its typo forms come out of the
+ * query's budget: looked up in the name, the tags and the place (del1), and the name (del2).
+ */
+function whatWord(words: string[][], i: number, budget: TypoBudget): Clause {
+  const spellings = words[i]!;
+  // A long query states each word's clause twice (everyWordMatches): its forms cost twice.
+  const times = words.length > maxStrictWords ? 2 : 1;
+  const forms = affordableForms(spellings, budget, { del1: 3 * times, del2: times });
+  const codes = spellings.filter((spelling) => /\d/.test(spelling));
+  return {
+    dis_max: {
+      queries: [
+        ...forms.flatMap((f) => [...wordMatches('name', f, weights.name), ...wordMatches('tags', f, weights.tags)]),
+        ...forms.flatMap((f) => wordMatches('place', f, weights.placeInWhat)),
+        ...(codes.length ? [scored({ terms: { [internalField('zip_fold')]: codes } }, weights.placeInWhat.exact)] : []),
+        ...[...categoryMatches(spellings, forms), ...compoundMatches(words, i)].map(({ filter, weight }) => scored(filter, weight)),
+      ],
+    },
+  };
+}
 
 /**
  * A written word's best match, under any of its spellings, in one word field: exact, one or two
@@ -64,11 +80,17 @@ export function requiredSpellings(text: string): string[][] {
   return required.length ? required : words;
 }
 
-/** Every required word must match, a misspelt one by its typo forms (never skipped); quoted phrases exactly. */
+/** The clause of each required word (requiredSpellings), as `what` matches it; the suggest endpoint's too. */
+export const whatWordClauses = (words: string[][], budget: TypoBudget = queryTypoBudget()): Clause[] => words.map((_, i) => whatWord(words, i, budget));
+
+/**
+ * Every required word must match, a misspelt one by its typo forms (never skipped; in a long query
+ * one may be missing, what-alternatives.ts); quoted phrases exactly.
+ */
 function whatMust(what: string, budget: TypoBudget): Clause[] {
   const { phrases, terms } = parseSolrText(what);
   return [
-    ...requiredSpellings(terms.join(' ')).map((spellings) => whatWord(spellings, budget)),
+    ...everyWordMatches(whatWordClauses(requiredSpellings(terms.join(' ')), budget)),
     ...phrases.map((phrase) => ({ multi_match: { query: fold(phrase), fields: phraseFields, type: 'phrase' } })),
   ];
 }
@@ -82,7 +104,24 @@ function whatShould(what: string): Clause[] {
     { term: { [internalField('name_key')]: { value: key, boost: weights.wholeName } } },
     { match_phrase: { [internalField('name_fold')]: { query: key, boost: weights.namePhrase } } },
     { term: { [internalField('name_word_count')]: { value: String(words.length), boost: weights.sameWordCount } } },
+    ...nameAndPlace(words),
   ];
+}
+
+/**
+ * One search box: the name typed whole but for a word at either end, that word being the
+ * listing's place (exact or one edit away) or post code ("Bäckerei Krümelbach Berlin"), ranks
+ * that listing above names that only share the words.
+ */
+function nameAndPlace(words: string[]): Clause[] {
+  if (words.length < 2) return [];
+  const splits: [string[], string][] = [[words.slice(0, -1), words.at(-1)!], [words.slice(1), words[0]!]];
+  return splits.map(([name, place]) => {
+    // One edit at most, outside the query's typo budget: two words, each bounded by maxOneEdit.
+    const forms = queryForms(place, { twoEdits: false });
+    const isPlace = { bool: { should: [{ terms: { [internalField('place_del1')]: forms.del1 ?? [forms.exact] } }, { term: { [internalField('zip_fold')]: place } }], minimum_should_match: 1 } };
+    return scored({ bool: { filter: [{ term: { [internalField('name_key')]: keyOfWords(name) } }, isPlace] } }, weights.nameAndPlace);
+  });
 }
 
 /**
@@ -108,16 +147,17 @@ function filters(search: Solr, extra: Clause[]): Clause[] {
     { term: { active: true } },
     { term: { suppressed: false } },
     ...(search.category ? [{ term: { [internalField('categories_fold.kw')]: fold(search.category) } }] : []),
-    ...(search.centre ? [{ geo_distance: { distance: `${radiusKm}km`, loc: search.centre } }] : []),
+    ...(search.centre ? [{ geo_distance: { distance: `${search.radiusKm ?? radiusKm}km`, loc: search.centre } }] : []),
+    ...(search.bbox ? [{ geo_bounding_box: { loc: { top_left: { lat: search.bbox.maxLat, lon: search.bbox.minLon }, bottom_right: { lat: search.bbox.minLat, lon: search.bbox.maxLon } } } }] : []),
     ...extra,
   ];
 }
 
-const geoSort = (centre: { lat: number; lon: number }) =>
+export const geoSort = (centre: { lat: number; lon: number }) =>
   ({ _geo_distance: { loc: centre, order: 'asc', unit: 'km', distance_type: 'arc' } });
 
-/** score = text × the listing's boost × (with a centre) _distboost_ (docs/search.md). */
-function ranked(search: Solr, text: Clause): Clause {
+/** score = text × the listing's boost × (with a centre) _distboost_ (docs/search.md); the suggest endpoint's too. */
+export function ranked(search: Pick<Solr, 'centre'>, text: Clause): Clause {
   const boosted = { function_score: { query: text, functions: [{ field_value_factor: { field: 'boost', missing: 1 } }], boost_mode: 'multiply' } };
   if (!search.centre) return boosted;
   return {
@@ -141,9 +181,10 @@ export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
   const filter = filters(search, extra);
   // Without `what` or `where` every listing would score the same: filters only, nothing scored.
   const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
-  // Without `what`, a centre orders by distance (docs/contract.md §5); ties always break by id.
+  // Without `what`, a centre orders by distance unless `sort` says otherwise (docs/contract.md §5,
+  // docs/partners/search.md); ties always break by id.
   const sort = search.centre
-    ? (search.what ? ['_score', geoSort(search.centre), { lid: 'asc' }] : [geoSort(search.centre), { lid: 'asc' }])
+    ? (sortsByDistance(search) ? [geoSort(search.centre), { lid: 'asc' }] : ['_score', geoSort(search.centre), { lid: 'asc' }])
     : ['_score', { lid: 'asc' }];
   return {
     query, sort, from: search.offset, size: search.limit,
@@ -156,8 +197,11 @@ export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
   };
 }
 
+/** Whether the results are ordered by distance first: `sort=distance`, or by default a centre without `what`. */
+const sortsByDistance = (search: Solr) => search.centre !== undefined && (search.sort ?? (search.what ? 'relevance' : 'distance')) === 'distance';
+
 /** Index in `hit.sort` of the distance in km, when the query has a centre. */
-export const distanceSortIndex = (search: Solr) => (search.centre ? (search.what ? 1 : 0) : -1);
+export const distanceSortIndex = (search: Solr) => (search.centre ? (sortsByDistance(search) ? 0 : 1) : -1);
 
 /** The distance factor the query applied: 1 + weight × decay^(d / scale). */
 export const distanceBoost = (km: number) => 1 + distance.weight * distance.decay ** (km / distance.scaleKm);
