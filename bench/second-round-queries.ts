@@ -119,7 +119,7 @@ export function buildSecondRoundQueries(opts: {
 
   // Compounds: the head alone, the parts apart (from names written whole), and whole (from names written apart).
   for (const spec of pickFrom('compound')) {
-    const [head, tail] = spec.parts!;
+    const [, tail] = spec.parts!;
     queries.push({ class: 'compound suffix', endpoint: 'solr', params: { what: `${tail} ${spec.surname}` }, relevant: sameName(spec), note: spec.name });
   }
   for (const spec of pickFrom('compound')) {

@@ -26,7 +26,7 @@ t.test('adjacent written words are stored joined, under both spellings', async (
 // A split query joins the spellings of its two words; the name word is stored under the spellings
 // of the whole compound. German2 folding reads across the seam ("Auto" + "Ecke"), so this checks
 // that some joined spelling is always a stored one, for words with umlauts and e-seams.
-t.test('two query words always meet the compound they make, whatever the seam', async (t) => {
+t.test('two query words always meet the compound they make, whatever the seam', async () => {
   const part = fc.array(fc.constantFrom(...'aeouäöüßnrst'.split('')), { minLength: 1, maxLength: 6 }).map((l) => l.join(''));
   fc.assert(fc.property(part, part, (a, b) => {
     const stored = new Set(wordSpellings(`${a}${b}`));
