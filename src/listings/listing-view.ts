@@ -54,5 +54,6 @@ export function toListing(record: ListingForView, urls: PublicUrls, { withImages
     contact: row.contact ?? null,
     claimed: row.claimedBy !== null,
     suppressed: row.suppressed,
+    version: row.version,
   };
 }

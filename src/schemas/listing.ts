@@ -84,6 +84,7 @@ export const ListingInputSchema = Type.Object({
   images: Type.Optional(Type.Unknown()),
   claimed: Type.Optional(Type.Unknown()),
   suppressed: Type.Optional(Type.Unknown()),
+  version: Type.Optional(Type.Unknown()),
 }, { additionalProperties: false, title: 'ListingInput' });
 
 export type ListingInput = Static<typeof ListingInputSchema>;
@@ -121,6 +122,7 @@ const listingProperties = {
   active: Type.Boolean(),
   claimed: Type.Boolean(),
   suppressed: Type.Boolean(),
+  version: Type.Integer({ description: 'Grows with every change of the listing; its ETag is "<version>" (docs/contract.md §20)' }),
 };
 
 export const ListingSchema = Type.Object({
