@@ -134,3 +134,19 @@ export type Listing = Static<typeof ListingSchema>;
 /** A Listing as the filtered search returns it: without contact (docs/listings-api.md). */
 export const ListingSummarySchema = Type.Object(listingProperties, { $id: 'ListingSummary', title: 'ListingSummary' });
 export type ListingSummary = Static<typeof ListingSummarySchema>;
+
+/**
+ * The body of PATCH: a JSON Merge Patch (RFC 7396) of the Listing (docs/contract.md §20). Its
+ * members are the Listing's; what each may hold is checked on the merged listing, as the body of
+ * a PUT (src/listings/listing-put-body.ts), so that both report the same failures.
+ */
+export const ListingPatchSchema = Type.Object(
+  Object.fromEntries(Object.keys(ListingInputSchema.properties).map((field) => [field, Type.Optional(Type.Unknown())])),
+  {
+    additionalProperties: false,
+    title: 'ListingPatch',
+    description: 'Members present replace the stored value; null clears a nullable field (description, contact, temporarily_closed; '
+      + 'latitude and longitude together) and is refused on a required one; lists are replaced whole; objects are merged member by '
+      + 'member, so {"hours": {"monday": []}} changes Monday only. The merged listing must be a valid PUT body.',
+  },
+);

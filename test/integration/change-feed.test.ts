@@ -178,7 +178,7 @@ t.test('transactions that commit in another order than they began: the feed foll
       client.release();
     });
     await client.query('begin');
-    await recordChange(drizzle(client, { schema }), { listingId: id, country, kind: 'updated', version, claimedBy: owner.id }, { indexed: false });
+    await recordChange(drizzle(client, { schema }), { listingId: id, country, kind: 'updated', version, claimedBy: owner.id, fields: [] });
     return {
       async commit() {
         await client.query('commit');
