@@ -1,24 +1,25 @@
 // The PUT bodies a write makes from the stored listing, so that PATCH and restore go the way of a
-// PUT (docs/contract.md §20, §21). PATCH: a JSON Merge Patch (RFC 7396) applied to the listing as a
-// PUT would send it back, the result checked as the body of a PUT. RFC 7396 gives every rule of the
-// contract: a member present replaces the stored value, `null` removes it (a nullable field becomes
-// null, an omitted list empty, as on PUT), arrays are replaced whole, and objects are merged member
-// by member, so `{"hours": {"monday": []}}` changes Monday only. Restore: the content of a past
-// version. Pure.
+// PUT (docs/contract.md §20, §21). PATCH: a merge patch applied to the listing as a PUT would send
+// it back, the result checked as the body of a PUT. As the contract says: a member present replaces
+// the stored value, `null` removes it (a nullable field becomes null, an omitted list empty, as on
+// PUT), lists are replaced whole, and `hours` is merged by day (RFC 7396 applied to it), so
+// `{"hours": {"monday": []}}` changes Monday only. Other objects (`contact`, `temporarily_closed`)
+// are replaced whole, not merged member by member as RFC 7396 would: `{"temporarily_closed":
+// {"until": null}}` must mean "closed until further notice", which a merge could not express.
+// Restore: the content of a past version. Pure.
 import { ListingInputSchema, type Listing, type ListingInput } from '../schemas/listing.js';
 import { bodyCheck } from '../schemas/body-validation.js';
 import { validationError } from '../platform/errors.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** RFC 7396 §2: `patch` applied to `target`. Neither is changed; the result shares no object with `patch`'s caller-visible parts it replaced. */
+/** RFC 7396 §2: `patch` applied to `target`; neither is changed. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
   const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    // Defined, not assigned: a member named __proto__ stays a member.
-    else Object.defineProperty(result, key, { value: applyMergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
+    else define(result, key, applyMergePatch(result[key], value));
   }
   return result;
 }
@@ -37,12 +38,26 @@ export function putBodyOf(listing: Listing): Record<string, unknown> {
 
 const checkAsPut = bodyCheck(ListingInputSchema);
 
+/** Sets `key` of `target` to `value`; defined, not assigned, so that a member named __proto__ stays a member. */
+const define = (target: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** The merge of docs/contract.md §20: members replace, `null` removes, `hours` merges by day. */
+export function mergeListingPatch(body: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...body };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null) delete merged[field];
+    else define(merged, field, field === 'hours' ? applyMergePatch(merged.hours, value) : value);
+  }
+  return merged;
+}
+
 /**
  * The PUT body that applying `patch` to `listing` makes; a 400 with every failed check of that
  * body, and `null` on a required field named as such.
  */
 export function patchedListing(listing: Listing, patch: Record<string, unknown>): ListingInput {
-  const merged = applyMergePatch(putBodyOf(listing), patch);
+  const merged = mergeListingPatch(putBodyOf(listing), patch);
   const nulled = Object.keys(patch).filter((field) => patch[field] === null && REQUIRED.has(field));
   const errors = [
     ...nulled.map((field) => `${field}: must not be null: it is required`),

@@ -25,9 +25,11 @@ export async function lockLiveListing(tx: DbOrTx, country: string, id: number): 
   return row && decodeRow(listings, row);
 }
 
-const lockLiveRecordStatement = preparedStatement<{ id: number; country: string }, { record: ListingJson }>('lock_live_listing_record', (db) =>
-  db.select({ record: listingJson }).from(listings)
-    .where(and(eq(listings.id, sql.placeholder('id')), eq(listings.country, sql.placeholder('country')), isNull(listings.deletedAt))).for('update'));
+// Written out: a select builder names its result columns only as drizzle maps them, and a prepared statement returns them raw.
+const lockLiveRecordStatement = preparedStatement<{ id: number; country: string }, { record: ListingJson }>('lock_live_listing_record', () => sql`
+  select ${listingJson} as record from ${listings}
+  where ${listings.id} = ${sql.placeholder('id')}::bigint and ${listings.country} = ${sql.placeholder('country')}::text and ${listings.deletedAt} is null
+  for update`);
 
 /**
  * lockLiveListing for a write of the listing's content (PUT, PATCH, restore): the same lock, and

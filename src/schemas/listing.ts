@@ -146,7 +146,7 @@ export const ListingPatchSchema = Type.Object(
     additionalProperties: false,
     title: 'ListingPatch',
     description: 'Members present replace the stored value; null clears a nullable field (description, contact, temporarily_closed; '
-      + 'latitude and longitude together) and is refused on a required one; lists are replaced whole; objects are merged member by '
-      + 'member, so {"hours": {"monday": []}} changes Monday only. The merged listing must be a valid PUT body.',
+      + 'latitude and longitude together) and is refused on a required one; lists and objects are replaced whole, but for hours, '
+      + 'which is merged by day: {"hours": {"monday": []}} changes Monday only. The merged listing must be a valid PUT body.',
   },
 );

@@ -57,7 +57,9 @@ t.test('each version lists the fields it changed with their values before and af
   t.same(fieldsOf(entries[0]!), ['suppressed', 'version']);
   t.notOk('by_partner' in entries[0]!, 'only admins see who');
   t.same([...fieldsOf(entries[4]!)].sort(), Object.keys({ ...created, images: [] }).sort(), 'a create touches every field');
-  t.ok(entries[4]!.fields.every((f) => f.from === null), 'a create changes every field from nothing');
+  t.ok(entries[4]!.fields.every((f) => f.from === null || f.field === 'contact'), 'a create changes every field from nothing');
+  t.same(entries[4]!.fields.find((f) => f.field === 'contact'), { field: 'contact', from: '<hidden>', to: '<hidden>' },
+    'the owner no longer claims the listing: its contacts are hidden');
 
   const seenByOther = await versions(created.id, other.auth);
   t.same(seenByOther.map((e) => e.by), ['admin', 'you', 'partner', 'partner', 'partner']);

@@ -125,14 +125,14 @@ t.test('each change names the Listing fields it touched; offers and private revi
   await send('PUT', `${base}/offer`, { message: 'Angebot', url: 'https://example.com/angebot' });
   await send('POST', `${base}/images`, { type: 'photo', caption: 'vorne', base64: tinyPng });
   await send('POST', `${base}/reviews`, review());
+  const shown = (await app.inject({ url: base, headers: owner.auth })).json();
   await send('DELETE', base);
   const entries = (await readAll(owner.auth, start)).entries.filter((e) => e.id === id);
   t.same(entries.slice(1).map((e) => [e.kind, e.fields]), [
     ['updated', ['name', 'keywords', 'version']], ['suppressed', ['suppressed', 'version']], ['offer_set', []],
     ['image_added', ['images', 'version']], ['review_added', []], ['deleted', ['version']],
   ]);
-  t.same([...entries[0]!.fields].sort(), Object.keys((await app.inject({ url: `${base}?version=1`, headers: owner.auth })).json()).sort(),
-    'created: every field of the Listing');
+  t.same([...entries[0]!.fields].sort(), Object.keys(shown).sort(), 'created: every field of the Listing');
 });
 
 t.test('an admin taking over a claimed listing ends the previous claim in the feed: unclaimed for the old claimant, then claimed', async (t) => {

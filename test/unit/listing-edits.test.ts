@@ -4,7 +4,7 @@ import t from 'tap';
 import { ifMatchOf, listingEtag, matchesEtag, versionPrecondition } from '../../src/http/entity-tags.js';
 import { changedFields, changesNothing, sameItems, touchedFields, unchangedLists } from '../../src/listings/listing-diff.js';
 import { authorOf, HIDDEN, historyEntry, listingsAtVersions, type HistoryRow } from '../../src/listings/listing-history.js';
-import { applyMergePatch, patchedListing, putBodyOf, restoredListing } from '../../src/listings/listing-put-body.js';
+import { applyMergePatch, mergeListingPatch, patchedListing, putBodyOf, restoredListing } from '../../src/listings/listing-put-body.js';
 import { toPreview, type ContentView, type Listing } from '../../src/listings/listing-view.js';
 import { AppError } from '../../src/platform/errors.js';
 
@@ -66,6 +66,14 @@ t.test('merge patch (RFC 7396): members replace, null removes, objects merge, ar
   t.ok(Object.hasOwn(patched, '__proto__'));
 });
 
+t.test('the listing merge: members replace whole, null removes, only hours merges (by day)', async (t) => {
+  const body = { contact: { name: 'A', surname: 'B', title: '', gender: 'F' }, temporarily_closed: { until: '2030-01-01' }, hours: { monday: [1], tuesday: [2] } };
+  t.same(mergeListingPatch(body, { temporarily_closed: { until: null } }).temporarily_closed, { until: null }, 'closed until further notice');
+  t.same(mergeListingPatch(body, { contact: { name: 'C' } }).contact, { name: 'C' }, 'replaced, not merged');
+  t.same(mergeListingPatch(body, { hours: { monday: null, friday: [5] } }).hours, { tuesday: [2], friday: [5] });
+  t.notOk('contact' in mergeListingPatch(body, { contact: null }));
+});
+
 t.test('PATCH: one phone number, hours by day, null clearing a nullable field', async (t) => {
   const merged = patchedListing(listing, { phones: [{ type: 'mobile', number: '+4915112345678' }], hours: { monday: [] }, description: null });
   t.same(merged.phones, [{ type: 'mobile', number: '+4915112345678' }]);
@@ -88,7 +96,7 @@ t.test('PATCH: null on a required field, or a merged listing that is no valid PU
   t.same(refused({ name: null, categories: null }), ['name: must not be null: it is required', 'categories: must not be null: it is required']);
   t.match(refused({ phones: [{ type: 'pager', number: '1' }] }), [/^phones\[0\]\.type: /, /^phones\[0\]\.number: must be E\.164/]);
   t.match(refused({ hours: { someday: [] } }), ['hours.someday: is not a known field']);
-  t.match(refused({ contact: { title: 'Dr.', gender: null } }), ['contact.gender: is required']);
+  t.match(refused({ contact: { title: 'Dr.' } }), ['contact.name: is required', 'contact.surname: is required', 'contact.gender: is required']);
   t.match(refused({ colour: 'red' }), ['colour: is not a known field']);
 });
 
