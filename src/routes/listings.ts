@@ -92,6 +92,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ listings: ListingsServic
       params: ListingParamsSchema,
       querystring: DryRunQuerySchema,
       headers: IfMatchHeadersSchema,
+      consumes: [MERGE_PATCH, 'application/json'],
       body: ListingPatchSchema,
       response: { 200: Type.Ref(ListingSchema), ...errorResponses(403, 409, 413, 415), ...preconditionResponses },
     },
