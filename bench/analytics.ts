@@ -123,9 +123,7 @@ await service.stop();
 
 const percent = (after: number, before: number) => `${(((after - before) / before) * 100).toFixed(0)} %`;
 const ms = (v: number) => v.toFixed(1);
-const section = `## analytics — ${listings.toLocaleString('en')} listings
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 \`npm run bench:analytics -- --listings ${listings} --seconds ${seconds}\`: listings of \`${country}\` seeded by \`npm run cli -- seed\`.
 
 | Measured | without analyst fields | with them | change | target |

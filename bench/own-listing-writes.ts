@@ -45,3 +45,9 @@ export function updateRotation(ids: string[], listing: string): Request {
   const fields = JSON.parse(listing) as { name: string };
   return putRotation(ids, (id) => `/${COUNTRY}/listings/${id}`, (write) => JSON.stringify({ ...fields, name: `${fields.name} ${write}` }));
 }
+
+/**
+ * PUTs each of `ids` in turn with `listing` exactly as it was created: a write that changes nothing,
+ * which commits nothing (docs/contract.md §20): the no-op path's cost against a real update's.
+ */
+export const unchangedRotation = (ids: string[], listing: string): Request => putRotation(ids, (id) => `/${COUNTRY}/listings/${id}`, () => listing);

@@ -100,9 +100,7 @@ const ms = (v: number) => v.toFixed(2);
 const ordinary = results[0]!;
 const rows = results.map((r) => `| ${r.name} | ${r.terms} | ${(r.bytes / 1024).toFixed(1)} | ${ms(r.raw.p50)} / ${ms(r.raw.p99)} | ${ms(r.viaApi.p50)} / ${ms(r.viaApi.p99)} `
   + `| ${r.viaApi.cpuUs.toFixed(0)} | ${(r.viaApi.p50 / ordinary.viaApi.p50).toFixed(2)} | ${r.raw.errors + r.viaApi.errors} |`);
-const section = `## typo bounds, ${mode.name} — ${new Date().toISOString().slice(0, 16)}Z
-
-${await machineDescription()}
+const section = `${await machineDescription()}
 Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per search and way in ${rounds}
 interleaved rounds (raw, API), each after 20 warm-up requests; latencies in ms (p50 / p99). \`what\` and \`where\` both carry the
 text named (bench/worst-queries.ts); terms and KiB are those of the body sent to OpenSearch.

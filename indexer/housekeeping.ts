@@ -1,10 +1,12 @@
 // Periodic clean-up of what has served its purpose: remembered Idempotency-Keys past their 24 h,
 // outbox events indexed and webhook deliveries finished more than a week ago, change-feed entries
-// past their retention (CHANGE_RETENTION_DAYS), and stored image files no live image refers to.
+// past their retention (CHANGE_RETENTION_DAYS), versions of listings' history past theirs
+// (HISTORY_RETENTION_DAYS), and stored image files no live image refers to.
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { purgeChangesThrough, purgeablePosition } from '../src/changes/changes-dal.js';
 import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.js';
+import { purgeHistoryBefore } from '../src/listings/listing-history-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
 import { dispatchedThrough, purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
@@ -28,7 +30,15 @@ async function purgeInBatches(purgeBatch: (limit: number) => Promise<number>): P
   }
 }
 
-export async function purgeExpired(db: Db, { changeRetentionDays = 7 }: { changeRetentionDays?: number } = {}): Promise<{ keys: number; events: number; deliveries: number; changes: number }> {
+/** How long each kind of row is kept, in days. */
+export interface Retention {
+  changeRetentionDays?: number;
+  historyRetentionDays?: number;
+}
+
+export async function purgeExpired(
+  db: Db, { changeRetentionDays = 7, historyRetentionDays = 400 }: Retention = {},
+): Promise<{ keys: number; events: number; deliveries: number; changes: number; versions: number }> {
   const now = Date.now();
   const keys = await purgeExpiredIdempotencyKeys(db, now);
   const events = await purgeInBatches((limit) => purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), limit));
@@ -38,15 +48,17 @@ export async function purgeExpired(db: Db, { changeRetentionDays = 7 }: { change
   // the retention still delivers every change once it is back.
   const through = Math.min(await purgeablePosition(db, new Date(now - changeRetentionDays * DAY_MS)), (await dispatchedThrough(db)) ?? Infinity);
   const changes = await purgeInBatches((limit) => purgeChangesThrough(db, through, limit));
-  return { keys, events, deliveries, changes };
+  // Any old row may go: a version is rebuilt from the newer ones (src/listings/listing-history.ts).
+  const versions = await purgeInBatches((limit) => purgeHistoryBefore(db, new Date(now - historyRetentionDays * DAY_MS), limit));
+  return { keys, events, deliveries, changes, versions };
 }
 
 export function startHousekeeping(
-  { db, media, changeRetentionDays, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; changeRetentionDays: number; logger: Logger },
+  { db, media, retention, logger }: { db: Db; media: Omit<MediaCleanupDeps, 'db'>; retention: Retention; logger: Logger },
   intervalMs = 15 * 60 * 1000,
 ): { stop(): void } {
   // Two independent chores: one failing must not starve the other.
-  const chores = { rows: () => purgeExpired(db, { changeRetentionDays }), mediaFiles: () => sweepMediaFiles({ db, ...media }) };
+  const chores = { rows: () => purgeExpired(db, retention), mediaFiles: () => sweepMediaFiles({ db, ...media }) };
   const timer = setInterval(() => {
     for (const [chore, run] of Object.entries(chores)) {
       run().then(

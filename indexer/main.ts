@@ -56,7 +56,8 @@ const sync = createListingSync({
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({
-  db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS }, changeRetentionDays: config.CHANGE_RETENTION_DAYS, logger,
+  db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS },
+  retention: { changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS }, logger,
 });
 const relay = startRelay({
   db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,

@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 export interface Received {
   headers: Record<string, string>;
   body: string;
-  message: { id: string; type: string; country: string | null; listing_id: string | null; version: number | null; at: string };
+  message: { id: string; type: string; country: string | null; listing_id: string | null; version: number | null; at: string; fields: string[] };
 }
 
 export interface ReceiverOptions {

@@ -4,8 +4,9 @@
 import { and, asc, eq, gt, gte, isNotNull, max, min, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { preparedStatement } from '../db/prepared-statement.js';
-import { changeFeedPurges, listingChanges, outbox } from '../db/schema.js';
+import { changeFeedPurges, listingChanges, listingHistory, outbox } from '../db/schema.js';
 import type { ChangeKind } from './change-kinds.js';
+import type { WriteChannel } from './write-channels.js';
 
 export type ChangeRow = typeof listingChanges.$inferSelect & { seq: number };
 
@@ -20,47 +21,73 @@ export interface RecordedChange {
   claimedBy: number | null;
   /** Set when only this partner (and admins) may learn of the change: its own review. */
   visibleTo?: number | null;
+  /** The names of the Listing fields the change touched (docs/contract.md §21). */
+  fields: readonly string[];
 }
 
-type ChangeValues = Required<Pick<typeof listingChanges.$inferInsert, 'listingId' | 'country' | 'kind' | 'version' | 'claimedBy' | 'visibleTo'>>;
+/** What a change that moved the listing to its next version adds: the version's history row (docs/contract.md §21). */
+export interface RecordedVersion {
+  /** The partner whose key made the change. */
+  actorId: number | null;
+  channel: WriteChannel;
+  /** The fields the version changed, with their values before it as GET showed them. */
+  before: Record<string, unknown>;
+}
+
+type ChangeValues = Required<Pick<typeof listingChanges.$inferInsert, 'listingId' | 'country' | 'kind' | 'version' | 'claimedBy' | 'visibleTo' | 'fields'>>;
+type VersionValues = ChangeValues & RecordedVersion;
 
 const changeColumns = {
   listingId: sql.placeholder('listingId'), country: sql.placeholder('country'), kind: sql.placeholder('kind'),
   version: sql.placeholder('version'), claimedBy: sql.placeholder('claimedBy'), visibleTo: sql.placeholder('visibleTo'),
+  fields: sql.placeholder('fields'),
 };
 
 // Both statements prepared (src/db/prepared-statement.ts): every write of a listing runs one.
 const insertChange = preparedStatement<ChangeValues>('record_change', (db) => db.insert(listingChanges).values(changeColumns));
-const insertChangeWithIndexEvent = preparedStatement<ChangeValues>('record_change_with_index_event', (db) => {
+const insertVersion = preparedStatement<VersionValues>('record_version', (db) => {
   const indexEvent = db.$with('index_event').as(db.insert(outbox).values({
     listingId: changeColumns.listingId, country: changeColumns.country, version: changeColumns.version,
   }));
-  return db.with(indexEvent).insert(listingChanges).values(changeColumns);
+  const history = db.$with('history').as(db.insert(listingHistory).values({
+    listingId: changeColumns.listingId, version: changeColumns.version, kind: changeColumns.kind,
+    actorId: sql.placeholder('actorId'), channel: sql.placeholder('channel'), before: sql.placeholder('before'),
+  }));
+  return db.with(indexEvent, history).insert(listingChanges).values(changeColumns);
 });
 
 /**
- * Records `change` in the writing transaction and, when `indexed`, the outbox event of the same
- * listing and version as well, in one statement (a data-modifying CTE): one round trip, not two,
- * on every write that moves a listing's version.
+ * Records `change` in the writing transaction. When the change moved the listing to its next
+ * version (`moved`), the same statement (data-modifying CTEs) also writes the outbox event of that
+ * version and the version's history row: one round trip, not three, on every write that moves a
+ * listing's version.
  */
-export async function recordChange(tx: DbOrTx, change: RecordedChange, { indexed }: { indexed: boolean }): Promise<void> {
+export async function recordChange(tx: DbOrTx, change: RecordedChange, moved?: RecordedVersion): Promise<void> {
   const row = {
     listingId: change.listingId, country: change.country, kind: change.kind, version: change.version,
-    claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null,
+    claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null, fields: [...change.fields],
   };
-  await (indexed ? insertChangeWithIndexEvent : insertChange)(tx, row);
+  if (moved) await insertVersion(tx, { ...row, actorId: moved.actorId, channel: moved.channel, before: moved.before });
+  else await insertChange(tx, row);
 }
 
 /**
- * The data-modifying CTEs that record the `created` change and the outbox event of each listing the
- * CTE `l` returns (its id, country, version and claimed_by): what recordChange writes for a create,
- * as part of the create's own statement (insertCreatedListing), so that a create is one round trip.
+ * The data-modifying CTEs that record the `created` change (touching `fields`, every field of the
+ * Listing), the outbox event and the first history row of each listing the CTE `l` returns (its
+ * id, country, version, created_by and claimed_by), the channel given by the placeholder `channel`:
+ * what recordChange writes for a create, as part of the create's own statement
+ * (insertCreatedListing), so that a create is one round trip.
  */
-export function createdChangeInserts(): SQL {
+export function createdChangeInserts(fields: readonly string[]): SQL {
+  const created = sql`${'created' satisfies ChangeKind}`;
+  // Constant names of the Listing's fields, written into the statement's text.
+  const names = sql.raw(`'{${fields.join(',')}}'::text[]`);
   return sql`
-    created_change as (insert into ${listingChanges} (listing_id, country, kind, version, claimed_by)
-      select id, country, ${'created' satisfies ChangeKind}, version, claimed_by from l),
-    created_index_event as (insert into ${outbox} (listing_id, country, version) select id, country, version from l)`;
+    created_change as (insert into ${listingChanges} (listing_id, country, kind, version, claimed_by, fields)
+      select id, country, ${created}, version, claimed_by, ${names} from l),
+    created_index_event as (insert into ${outbox} (listing_id, country, version) select id, country, version from l),
+    created_history as (insert into ${listingHistory} (listing_id, version, kind, actor_id, channel)
+      select id, version, ${created}, created_by, ${sql.placeholder('channel')}::text from l)`;
 }
 
 /** Any fixed 64-bit number: the advisory lock that lets one sequencer run at a time, cluster-wide. */

@@ -13,6 +13,7 @@ export interface FeedEntry {
   kind: ChangeKind;
   version: number;
   at: string;
+  fields: string[];
 }
 
 export interface FeedPage {
@@ -37,7 +38,7 @@ export async function sequenceIfPending(db: Db): Promise<void> {
 const maySee = (caller: Caller, row: ChangeRow) => row.visibleTo === null || caller.role === 'admin' || row.visibleTo === caller.partnerId;
 
 const toEntry = (row: ChangeRow): FeedEntry => ({
-  cursor: encodeCursor(row.seq), id: String(row.listingId), kind: row.kind, version: row.version, at: row.at.toISOString(),
+  cursor: encodeCursor(row.seq), id: String(row.listingId), kind: row.kind, version: row.version, at: row.at.toISOString(), fields: row.fields,
 });
 
 /** The position a client's `after` names; 400 when it is not a cursor of ours. */

@@ -6,6 +6,7 @@ import {
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { ChangeKind } from '../changes/change-kinds.js';
+import type { WriteChannel } from '../changes/write-channels.js';
 
 const id = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -164,12 +165,40 @@ export const listingChanges = pgTable('listing_changes', {
   claimedBy: id('claimed_by'),
   /** Set for a partner's own review: only that partner (and admins) may see the change. */
   visibleTo: id('visible_to'),
+  /** The names of the Listing fields the change touched (docs/contract.md §21): feed entries and webhook payloads show them. */
+  fields: text('fields').array().notNull().default(sql`'{}'::text[]`),
 }, (t) => [
   uniqueIndex('listing_changes_seq_idx').on(t.seq),
   // A country's feed page: GET /:country/changes reads one country's changes in position order.
   index('listing_changes_country_seq_idx').on(t.country, t.seq),
   index('listing_changes_unsequenced_idx').on(t.id).where(sql`seq is null`),
   index('listing_changes_at_idx').on(t.at),
+]);
+
+/**
+ * A listing's history (docs/contract.md §21): one row per version, written by the statement that
+ * records the version's change, in the writing transaction. `before` holds the value each Listing
+ * field the version changed had before it, as GET showed it; the value after is the next version's
+ * `before`, or the current listing's. A past version is therefore rebuilt from the current listing
+ * backwards (src/listings/listing-history.ts): purging the oldest rows (HISTORY_RETENTION_DAYS)
+ * leaves every newer version readable, and a version stores each changed value once. No foreign
+ * key: listings are never removed (a delete is soft), and its check would cost every write.
+ */
+export const listingHistory = pgTable('listing_history', {
+  listingId: id('listing_id').notNull(),
+  version: id('version').notNull(),
+  kind: text('kind').$type<ChangeKind>().notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  /** The partner whose key made the change; null for the service's own writes. */
+  actorId: id('actor_id'),
+  channel: text('channel').$type<WriteChannel>().notNull(),
+  /** Null for `created`: the listing had no fields before. */
+  before: jsonb('before').$type<Record<string, unknown>>(),
+}, (t) => [
+  primaryKey({ columns: [t.listingId, t.version] }),
+  // Retention deletes by age. Rows arrive in time order, so a BRIN index finds the old ones at
+  // almost no cost to each write, where a B-tree would add an insert to every one.
+  index('listing_history_at_idx').using('brin', t.at),
 ]);
 
 /**

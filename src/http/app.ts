@@ -120,7 +120,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     keyRateLimit(countryScope);
     installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
     installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
-    await countryScope.register(listingRoutes, { listings: deps.listings });
+    await countryScope.register(listingRoutes, { listings: deps.listings, history: deps.history });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
     await countryScope.register(imageRoutes, { images: deps.images });
     await countryScope.register(reviewRoutes, { reviews: deps.reviews });

@@ -9,6 +9,7 @@ import { createDatabase, type Database } from '../db/client.js';
 import { createListingWrites, type ListingWrites } from '../listings/change-listing.js';
 import { createClaimsService, type ClaimsService } from '../listings/claims-service.js';
 import { createExportService, type ExportService } from '../listings/export-service.js';
+import { createHistoryService, type HistoryService } from '../listings/history-service.js';
 import { createListingsService, type ListingsService } from '../listings/listings-service.js';
 import { createMatchService, type MatchService } from '../match/match-service.js';
 import { createMappingsService, type MappingsService } from '../listings/mappings-service.js';
@@ -46,6 +47,7 @@ export interface ApiDeps {
   /** The unit of work every listing workflow writes through (change-listing.ts). */
   listingWrites: ListingWrites;
   listings: ListingsService;
+  history: HistoryService;
   claims: ClaimsService;
   offers: OffersService;
   mappings: MappingsService;
@@ -93,6 +95,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     revokedKeys,
     listingWrites: writes,
     listings,
+    history: createHistoryService({ db: database.db, urls: publicUrls(config) }),
     claims: createClaimsService({ writes }),
     offers: createOffersService({ db: database.db, writes }),
     mappings: createMappingsService({ db: database.db }),

@@ -7,9 +7,12 @@ import { decodeRow } from '../db/decode-row.js';
 import { preparedStatement } from '../db/prepared-statement.js';
 import { createdChangeInserts } from '../changes/changes-dal.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
+import type { WriteChannel } from '../changes/write-channels.js';
 import {
-  imagesOf, listsFrom, toListingForView, type ImageJson, type ListingForIndex, type ListingForView, type ListingRow, type ListSources, type NewListing,
+  imagesOf, listingJson, listsFrom, toListingForView, type ImageJson, type ListingForIndex, type ListingForView, type ListingJson, type ListingRow,
+  type ListSources, type NewListing,
 } from './listing-records.js';
+import { LISTING_FIELDS } from './listing-diff.js';
 
 // Prepared (src/db/prepared-statement.ts): every workflow of a listing starts with it.
 const lockLiveListingStatement = preparedStatement<{ id: number; country: string }>('lock_live_listing', (db) =>
@@ -20,6 +23,23 @@ const lockLiveListingStatement = preparedStatement<{ id: number; country: string
 export async function lockLiveListing(tx: DbOrTx, country: string, id: number): Promise<ListingRow | undefined> {
   const [row] = await lockLiveListingStatement(tx, { id, country });
   return row && decodeRow(listings, row);
+}
+
+// Written out: a select builder names its result columns only as drizzle maps them, and a prepared statement returns them raw.
+const lockLiveRecordStatement = preparedStatement<{ id: number; country: string }, { record: ListingJson }>('lock_live_listing_record', () => sql`
+  select ${listingJson} as record from ${listings}
+  where ${listings.id} = ${sql.placeholder('id')}::bigint and ${listings.country} = ${sql.placeholder('country')}::text and ${listings.deletedAt} is null
+  for update`);
+
+/**
+ * lockLiveListing for a write of the listing's content (PUT, PATCH, restore): the same lock, and
+ * the listing as a read by id finds it (its lists and images) in the same round trip. The write
+ * compares it with what it would store, to find what it changes (src/listings/listing-diff.ts),
+ * before it writes anything.
+ */
+export async function lockLiveListingRecord(tx: DbOrTx, country: string, id: number): Promise<ListingForView | undefined> {
+  const [row] = await lockLiveRecordStatement(tx, { id, country });
+  return row && toListingForView(row.record);
 }
 
 /**
@@ -154,8 +174,8 @@ const CREATED_COLUMNS = [...CONTENT_COLUMNS, 'country', 'createdBy', 'claimedBy'
 
 export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
 
-/** What a create writes: the listing's columns, its sub-objects, and the caller's source_id for it (null without one). */
-type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null };
+/** What a create writes: the listing's columns, its sub-objects, the caller's source_id for it (null without one), and the door it came through. */
+type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: string | null; channel: WriteChannel };
 
 // The whole create as one prepared statement: see insertCreatedListing.
 const insertCreatedListingStatement = preparedStatement<CreatedListingValues, WrittenRecordRow>('insert_created_listing', () => {
@@ -176,7 +196,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
     ${subObjectInserts()},
     inserted_mapping as (insert into ${mappings} (partner_id, source_id, listing_id, country)
       select created_by, ${sourceId}, id, country from l where ${sourceId} is not null),
-    ${createdChangeInserts()}
+    ${createdChangeInserts(LISTING_FIELDS)}
     ${selectWrittenRecord()}`;
 });
 
@@ -184,15 +204,17 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
  * The whole create in one statement, which commits on its own (no BEGIN and COMMIT: one round trip
  * where a transaction took four, and a fifth read the listing back): the listing at its first
  * version, its sub-objects, the caller's source_id mapping, and its `created` change with the
- * outbox event (createdChangeInserts). It returns the listing as stored, built from the rows it
+ * outbox event and the first row of its history (createdChangeInserts). It returns the listing as stored, built from the rows it
  * inserted (selectWrittenRecord). It inserts nothing, and returns
  * undefined, when a category id is not a category of the listing's country or the source_id
  * already maps to one of the caller's listings: the caller then finds out which, with no lookup on
  * the way of a create that succeeds. A concurrent create that takes the same source_id first makes
  * this one fail on the mapping's key, as a whole.
  */
-export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null): Promise<ListingForView | undefined> {
-  const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId });
+export async function insertCreatedListing(
+  db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null, channel: WriteChannel,
+): Promise<ListingForView | undefined> {
+  const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId, channel });
   return created && decodeWrittenRecord(created);
 }
 
@@ -231,40 +253,27 @@ export async function updateListingToNextVersion(tx: DbOrTx, id: number, values:
   return updated!.version;
 }
 
-/** What an update finds when it clears a listing's sub-objects: the ids they had, and which of its category ids are categories of the country. */
-export interface ClearedSubObjects {
-  subIds: { emails: Set<number>; phones: Set<number>; links: Set<number> };
-  knownCategoryIds: Set<string>;
-}
-
-const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { kind: 'emails' | 'phones' | 'links' | 'categories'; id: string }>(
+const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { id: string }>(
   'clear_listing_sub_objects', () => {
     const id = sql`${sql.placeholder('id')}::bigint`;
     return sql`
-      with deleted_emails as (delete from ${listingEmails} where listing_id = ${id} returning id),
-        deleted_phones as (delete from ${listingPhones} where listing_id = ${id} returning id),
-        deleted_links as (delete from ${listingLinks} where listing_id = ${id} returning id),
+      with deleted_emails as (delete from ${listingEmails} where listing_id = ${id}),
+        deleted_phones as (delete from ${listingPhones} where listing_id = ${id}),
+        deleted_links as (delete from ${listingLinks} where listing_id = ${id}),
         deleted_categories as (delete from ${listingCategories} where listing_id = ${id})
-      select 'emails' as kind, id::text from deleted_emails
-      union all select 'phones', id::text from deleted_phones
-      union all select 'links', id::text from deleted_links
-      union all select 'categories', c.id from ${categories} c where c.country = ${sql.placeholder('country')}::text and c.id = any(${columnPlaceholders('categoryIds')})`;
+      select c.id from ${categories} c where c.country = ${sql.placeholder('country')}::text and c.id = any(${columnPlaceholders('categoryIds')})`;
   },
 );
 
 /**
  * The first statement of an update (replaceListing is the second): deletes the emails, phones,
- * links and categories of listing `id`, returning the ids they had (an update may keep them), and
- * looks up which of `categoryIds` are categories of `country`, in one round trip. An update that
- * the two then refuse rolls back, its sub-objects with it.
+ * links and categories of listing `id` (the update read them with its lock, lockLiveListingRecord)
+ * and returns which of `categoryIds` are categories of `country`, in one round trip. An update
+ * that validation then refuses rolls back, its sub-objects with it.
  */
-export async function clearSubObjects(tx: DbOrTx, id: number, country: string, categoryIds: string[]): Promise<ClearedSubObjects> {
-  const cleared: ClearedSubObjects = { subIds: { emails: new Set(), phones: new Set(), links: new Set() }, knownCategoryIds: new Set() };
-  for (const row of await clearSubObjectsStatement(tx, { id, country, categoryIds })) {
-    if (row.kind === 'categories') cleared.knownCategoryIds.add(row.id);
-    else cleared.subIds[row.kind].add(Number(row.id));
-  }
-  return cleared;
+export async function clearSubObjects(tx: DbOrTx, id: number, country: string, categoryIds: string[]): Promise<{ knownCategoryIds: Set<string> }> {
+  const rows = await clearSubObjectsStatement(tx, { id, country, categoryIds });
+  return { knownCategoryIds: new Set(rows.map((row) => row.id)) };
 }
 
 /** What an update writes: the listing's content, its sub-objects, and the time it moves to its next version. */

@@ -1,14 +1,21 @@
 // The listing rules: validate, write the row and its sub-objects through the one unit of work
-// (change-listing.ts), which versions the change and publishes it. Reads come from PostgreSQL
-// (read-your-writes, docs/contract.md §12).
-import type { Db } from '../db/client.js';
+// (change-listing.ts), which versions the change, records its history and publishes it. Reads come
+// from PostgreSQL (read-your-writes, docs/contract.md §12). PUT, PATCH and restore are one content
+// write: each makes the PUT body it stands for, and a write that would change nothing the listing
+// shows commits nothing (docs/contract.md §20).
+import type { Db, DbOrTx } from '../db/client.js';
 import { knownCategoryIds } from '../categories/categories-dal.js';
 import { conflict, notFound, validationError } from '../platform/errors.js';
 import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
-import { CONCURRENT_CHANGE, type ListingWrites } from './change-listing.js';
-import { toListing, type Listing, type PublicUrls } from './listing-view.js';
+import { channelOf, CONCURRENT_CHANGE, type ListingWrites, type WriteOptions } from './change-listing.js';
+import { changedFields, changesNothing, unchangedLists } from './listing-diff.js';
+import { listingsAtVersions } from './listing-history.js';
+import { readListingWithHistory } from './listing-history-dal.js';
+import { patchedListing, restoredListing } from './listing-put-body.js';
+import type { ListingForView } from './listing-records.js';
+import { toContentView, toListing, toPreview, type Listing, type ListingPreview, type PublicUrls } from './listing-view.js';
 import { prepareListingForViewRead } from './listing-reads-dal.js';
 import { clearSubObjects, insertCreatedListing, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects } from './listing-writes-dal.js';
 import { deleteMappingsOf } from './mappings-dal.js';
@@ -17,8 +24,19 @@ import { validateListingInput, type NormalisedHours } from './validate-listing.j
 
 export interface ListingsServiceDeps {
   db: Db;
-  writes: Pick<ListingWrites, 'changeListing' | 'addListing'>;
+  writes: Pick<ListingWrites, 'changeListing' | 'changeListingContent' | 'addListing'>;
   urls: PublicUrls;
+}
+
+/** What a write answers for `options`: the listing as stored, or a dry run's preview. */
+export type WrittenListing<O extends WriteOptions> = O extends { dryRun: true } ? ListingPreview
+  : O extends { dryRun?: false | undefined } ? Listing : Listing | ListingPreview;
+
+/** What a content write answers: the listing as stored (a preview on a dry run), and whether the write changed it. */
+export interface ListingWriteResult {
+  listing: Listing | ListingPreview;
+  /** False when the listing already was what the write asked for: nothing was stored or emitted. */
+  changed: boolean;
 }
 
 const categoryIdsOf = (input: ListingInput) => input.categories.map((c) => c.id);
@@ -32,6 +50,12 @@ function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
     links: (input.links ?? []).map((l) => ({ ...keep(l.id), type: l.type, url: l.url })),
     categoryIds: categoryIdsOf(input),
   };
+}
+
+/** `subs` with the stored ids for each list that holds the stored items (listing-diff.ts, unchangedLists): a write leaves them as they are. */
+function withStoredIds(subs: SubObjects, unchanged: ReadonlySet<'emails' | 'phones' | 'links'>, stored: ListingForView): SubObjects {
+  const ids = (list: 'emails' | 'phones' | 'links') => <T>(items: T[]) => (unchanged.has(list) ? items.map((item, i) => ({ ...item, id: stored[list][i]!.id })) : items);
+  return { ...subs, emails: ids('emails')(subs.emails), phones: ids('phones')(subs.phones), links: ids('links')(subs.links) };
 }
 
 function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours): ListingContent {
@@ -64,12 +88,52 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
     return toListing(record, urls);
   }
 
+  /**
+   * The one content write: under the lock, `bodyFor` makes the PUT body from the listing as stored;
+   * the body is checked and compared with the stored listing first, and only a body that changes
+   * something the listing shows is written, as a new version whose history holds what it changed.
+   */
+  async function writeContent(
+    caller: Caller, country: string, id: number, bodyFor: (current: Listing, tx: DbOrTx) => ListingInput | Promise<ListingInput>, options: WriteOptions,
+  ): Promise<ListingWriteResult> {
+    let stored: Listing | undefined;
+    const { listing, changed } = await writes.changeListingContent(caller, country, id, async (tx, record) => {
+      const current = toListing(record, urls);
+      stored = current;
+      const input = await bodyFor(current, tx);
+      const subs = subObjectsOf(input, true);
+      const check = (known: ReadonlySet<string>) => validateListingInput(input, {
+        country, knownCategoryIds: known, keepSubIds: true,
+        existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
+      });
+      // Compared before anything is written, with the stored categories as the known ones: a body
+      // that changes nothing has only those. One that changes something is checked again below.
+      const { errors: early, ...asStored } = check(new Set(record.categories.map((c) => c.id)));
+      const view = toContentView(listingFields(input, asStored), subs, country);
+      if (early.length === 0 && changesNothing(current, view)) {
+        if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
+        return { result: { listing: current, changed: false }, change: null };
+      }
+      // Two statements: the first clears the sub-objects and returns the known categories; a refused update rolls back.
+      const { knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
+      const { errors, ...normalised } = check(known);
+      if (errors.length) throw validationError(errors);
+      const written = await replaceListing(tx, id, country, listingFields(input, normalised), withStoredIds(subs, unchangedLists(current, view), record));
+      if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
+      // The listing as the update stored it: what a read after the commit would find, with no read.
+      const after = toListing(written, urls);
+      return { result: { listing: after, changed: true }, change: 'updated', movedTo: written.row.version, before: changedFields(current, after) };
+    }, options);
+    return { listing: options.dryRun && changed ? toPreview(listing, stored) : listing, changed };
+  }
+
   return {
     async get(country: string, id: number): Promise<Listing> {
       return readOrThrow(country, id);
     },
 
-    async create(caller: Caller, country: string, input: ListingInput): Promise<Listing> {
+    /** Creates a listing claimed by the caller; a dry run answers it as toPreview shows it. */
+    async create<O extends WriteOptions = { dryRun?: false }>(caller: Caller, country: string, input: ListingInput, options?: O): Promise<WrittenListing<O>> {
       const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
         country,
         knownCategoryIds: known,
@@ -85,7 +149,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         createdBy: caller.partnerId,
         claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
         version: 1,
-      }, subObjectsOf(input, false), sourceId));
+      }, subObjectsOf(input, false), sourceId, channelOf(caller, options ?? {})), options);
       if (created === undefined) {
         // Refused, and nothing written. The 400 lists every error at once, unknown categories
         // included: checked against the categories table, read only on this path.
@@ -95,25 +159,31 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         throw conflict(CONCURRENT_CHANGE); // a category or a mapping changed in between
       }
       // The listing as the statement stored it: the same as a read after the commit would find.
-      return toListing(created, urls, { withImages: false }); // the create response carries no images
+      const listing = toListing(created, urls, { withImages: false }); // the create response carries no images
+      return (options?.dryRun ? toPreview(listing) : listing) as WrittenListing<O>;
     },
 
-    async update(caller: Caller, country: string, id: number, input: ListingInput): Promise<Listing> {
-      const updated = await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        // Two statements: the first clears the sub-objects and returns what validation needs (the
-        // ids they had, the known categories); a refused update rolls back.
-        const { subIds, knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
-        const { errors, ...normalised } = validateListingInput(input, { country, knownCategoryIds: known, existingSubIds: subIds, keepSubIds: true });
-        if (errors.length) throw validationError(errors);
-        const record = await replaceListing(tx, id, country, listingFields(input, normalised), subObjectsOf(input, true));
-        if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-        return { result: record, change: 'updated', movedTo: record.row.version };
-      });
-      // The listing as the update stored it: what a read after the commit would find, with no read.
-      return toListing(updated, urls);
+    /** PUT: replaces the listing's content. */
+    update(caller: Caller, country: string, id: number, input: ListingInput, options: WriteOptions = {}): Promise<ListingWriteResult> {
+      return writeContent(caller, country, id, () => input, options);
     },
 
-    async remove(caller: Caller, country: string, id: number): Promise<void> {
+    /** PATCH: a JSON Merge Patch of the listing, written as the PUT of the merged listing (listing-put-body.ts). */
+    patch(caller: Caller, country: string, id: number, patch: Record<string, unknown>, options: WriteOptions = {}): Promise<ListingWriteResult> {
+      return writeContent(caller, country, id, (current) => patchedListing(current, patch), options);
+    },
+
+    /** Writes the content of `version` (rebuilt from the history, under the lock) as a new version. */
+    restore(caller: Caller, country: string, id: number, version: number, options: WriteOptions = {}): Promise<ListingWriteResult> {
+      return writeContent(caller, country, id, async (current, tx) => {
+        const found = await readListingWithHistory(tx, id, version + 1, 1);
+        const past = found && listingsAtVersions(current, found.rows).get(version);
+        if (!past) throw notFound(`version ${version} of listing ${id}`);
+        return restoredListing(past, current);
+      }, options);
+    },
+
+    async remove(caller: Caller, country: string, id: number, options: WriteOptions = {}): Promise<void> {
       await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
         // Soft delete: the row keeps its growing version, which the indexer deletes with.
         const movedTo = await updateListingToNextVersion(tx, id, { deletedAt: new Date() });
@@ -122,7 +192,7 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         // later, unless another listing shares them.
         await markListingFilesForCleanup(tx, id);
         return { result: undefined, change: 'deleted', movedTo };
-      });
+      }, options);
     },
   };
 }

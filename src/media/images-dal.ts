@@ -1,6 +1,6 @@
 // Every SQL statement on images (the rows; the bytes are in the media store, the clean-up
 // candidates in media-files-dal.ts).
-import { and, count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { images } from '../db/schema.js';
 
@@ -10,17 +10,6 @@ export type NewImage = typeof images.$inferInsert;
 /** The images of a listing, oldest first. */
 export function listImages(db: DbOrTx, listingId: number): Promise<ImageRow[]> {
   return db.select().from(images).where(eq(images.listingId, listingId)).orderBy(images.id);
-}
-
-export async function countImages(tx: DbOrTx, listingId: number): Promise<number> {
-  const [held] = await tx.select({ n: count() }).from(images).where(eq(images.listingId, listingId));
-  return held!.n;
-}
-
-/** Image `imageId` if it belongs to listing `listingId`. */
-export async function findImage(tx: DbOrTx, listingId: number, imageId: number): Promise<ImageRow | undefined> {
-  const [image] = await tx.select().from(images).where(and(eq(images.id, imageId), eq(images.listingId, listingId)));
-  return image;
 }
 
 export async function insertImage(tx: DbOrTx, values: NewImage): Promise<ImageRow> {

@@ -1,16 +1,18 @@
 // Images of a listing (docs/contract.md §8). Changes bump the listing version (images show in
-// search results); bytes go to the media store under their content address, written before the
-// transaction so that no listing lock is held during the write, and removed only by the deferred
-// clean-up (media-cleanup.ts).
+// search results) and record the listing's `images` before them in its history; they honour
+// If-Match (docs/contract.md §20). Bytes go to the media store under their content address,
+// written before the transaction so that no listing lock is held during the write, and removed only
+// by the deferred clean-up (media-cleanup.ts).
 import type { Db, DbOrTx } from '../db/client.js';
 import { AppError, conflict, notFound, validationError } from '../platform/errors.js';
-import type { ListingWrites } from '../listings/change-listing.js';
+import type { ListingWrites, WriteOptions } from '../listings/change-listing.js';
+import { changedValue } from '../listings/listing-diff.js';
 import { toImage, type Image } from '../listings/listing-view.js';
 import { findLiveListing } from '../listings/listing-reads-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ImageInput, ImagesPage } from '../schemas/media.js';
 import { decodeImage, type DecodedImage, type ImageLimits } from './decode-image.js';
-import { countImages, deleteImage, findImage, insertImage, listImages, updateImage } from './images-dal.js';
+import { deleteImage, insertImage, listImages, updateImage, type ImageRow } from './images-dal.js';
 import { findLiveImageFile, markForCleanup } from './media-files-dal.js';
 import { contentKey, MEDIA_FILE_PATTERN, mediaFileName, parseMediaFileName, type MediaStore, type StoredFile } from './media-store.js';
 
@@ -45,8 +47,19 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
     return { key, ext: image.ext, contentType: image.contentType, width: image.width, height: image.height, size: image.bytes.length };
   }
 
-  async function imageOf(tx: DbOrTx, listingId: number, imageId: number) {
-    const image = await findImage(tx, listingId, imageId);
+  /** The listing's images under its lock: what the change starts from, and what its history records as `images` before it. */
+  async function imagesUnderLock(tx: DbOrTx, listingId: number) {
+    const rows = await listImages(tx, listingId);
+    const shown = rows.map((row) => toImage(row, mediaBaseUrl));
+    return {
+      rows,
+      /** The history of a change that makes the listing's images `after`. */
+      before: (after: (images: Image[]) => Image[]) => changedValue('images', shown, after(shown)),
+    };
+  }
+
+  function imageOf(rows: ImageRow[], listingId: number, imageId: number) {
+    const image = rows.find((row) => row.id === imageId);
     if (!image) throw notFound(`image ${imageId} of listing ${listingId}`);
     return image;
   }
@@ -58,42 +71,46 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
       return { numFound: rows.length, images: rows.map((r) => toImage(r, mediaBaseUrl)) };
     },
 
-    async create(caller: Caller, country: string, listingId: number, input: ImageInput): Promise<Image> {
+    async create(caller: Caller, country: string, listingId: number, input: ImageInput, options: WriteOptions = {}): Promise<Image> {
       const image = decode(input.base64);
       // Checked before any byte is stored, so that a partner cannot park files on listings it may
       // not change or that do not exist.
       await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = await storeImage(image);
       return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        if (await countImages(tx, listingId) >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
-        const row = await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored });
-        return { result: toImage(row, mediaBaseUrl), change: 'image_added' };
-      });
+        const held = await imagesUnderLock(tx, listingId);
+        if (held.rows.length >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
+        const image = toImage(await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored }), mediaBaseUrl);
+        return { result: image, change: 'image_added', before: held.before((shown) => [...shown, image]) };
+      }, options);
     },
 
-    async update(caller: Caller, country: string, listingId: number, imageId: number, input: Partial<ImageInput>): Promise<Image> {
+    async update(caller: Caller, country: string, listingId: number, imageId: number, input: Partial<ImageInput>, options: WriteOptions = {}): Promise<Image> {
       const image = input.base64 === undefined ? undefined : decode(input.base64);
       await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = image === undefined ? {} : await storeImage(image);
       return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        const before = await imageOf(tx, listingId, imageId);
+        const held = await imagesUnderLock(tx, listingId);
+        const previous = imageOf(held.rows, listingId, imageId);
         const row = await updateImage(tx, imageId, {
           ...(input.type !== undefined ? { type: input.type } : {}),
           ...(input.caption !== undefined ? { caption: input.caption } : {}),
           ...stored,
         });
-        if (before.key !== row.key || before.ext !== row.ext) await markForCleanup(tx, before);
-        return { result: toImage(row, mediaBaseUrl), change: 'image_changed' };
-      });
+        if (previous.key !== row.key || previous.ext !== row.ext) await markForCleanup(tx, previous);
+        const image = toImage(row, mediaBaseUrl);
+        return { result: image, change: 'image_changed', before: held.before((shown) => shown.map((s) => (s.id === image.id ? image : s))) };
+      }, options);
     },
 
-    async remove(caller: Caller, country: string, listingId: number, imageId: number): Promise<void> {
+    async remove(caller: Caller, country: string, listingId: number, imageId: number, options: WriteOptions = {}): Promise<void> {
       await writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        const image = await imageOf(tx, listingId, imageId);
+        const held = await imagesUnderLock(tx, listingId);
+        const image = imageOf(held.rows, listingId, imageId);
         await deleteImage(tx, imageId);
         await markForCleanup(tx, image);
-        return { result: undefined, change: 'image_deleted' };
-      });
+        return { result: undefined, change: 'image_deleted', before: held.before((shown) => shown.filter((s) => s.id !== String(imageId))) };
+      }, options);
     },
 
     /** A public media file, opened as a stream, only while an image of a live listing refers to it. */

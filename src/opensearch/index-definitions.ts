@@ -15,7 +15,7 @@ export const listingsIndexDefinition = load('listings.json');
  * The version of what indexer/listing-document.ts writes. Raise it when a field's content changes
  * (not only its mapping): `setup` then rebuilds every listings index from PostgreSQL (index-setup.ts).
  */
-export const DOCUMENT_FORMAT = 10;
+export const DOCUMENT_FORMAT = 11;
 const categoriesIndexDefinition = load('categories.json');
 
 /**

@@ -1,7 +1,7 @@
 // The error kinds of docs/contract.md §11. Services throw these; one Fastify error handler turns
 // them into `{type, message, details}` bodies with the matching status.
 export type ErrorType =
-  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'gone'
+  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'gone' | 'precondition_failed'
   | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable'
   // Rejected by the HTTP layer before any route runs (beyond the contract's table).
   | 'request_timeout' | 'uri_too_long' | 'headers_too_large';
@@ -13,6 +13,7 @@ export const STATUS_OF: Record<ErrorType, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -23,11 +24,17 @@ export const STATUS_OF: Record<ErrorType, number> = {
   headers_too_large: 431,
 };
 
-export class AppError extends Error {
+/**
+ * What an error adds to its message: one entry per failed check, or, for `precondition_failed`,
+ * the listing's current version (docs/contract.md §20).
+ */
+export type ErrorDetails = string[] | { current_version: number };
+
+export class AppError<D extends ErrorDetails = string[]> extends Error {
   constructor(
     readonly type: ErrorType,
     message: string,
-    readonly details: string[] = [],
+    readonly details: D = [] as unknown as D,
   ) {
     super(message);
   }
@@ -37,7 +44,7 @@ export class AppError extends Error {
   }
 
   /** The Error object every non-2xx answer carries (docs/contract.md §11). */
-  toBody(): { type: ErrorType; message: string; details: string[] } {
+  toBody(): { type: ErrorType; message: string; details: D } {
     return { type: this.type, message: this.message, details: this.details };
   }
 }
@@ -47,3 +54,7 @@ export const validationError = (details: string[]) =>
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const conflict = (message: string, details: string[] = []) => new AppError('conflict', message, details);
+
+/** `If-Match` named another version than the listing's current one: nothing was stored (docs/contract.md §20). */
+export const preconditionFailed = (currentVersion: number) =>
+  new AppError('precondition_failed', `the listing is at version ${currentVersion}, not at a version If-Match names; read it again`, { current_version: currentVersion });

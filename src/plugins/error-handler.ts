@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailure } from '../platform/dependency-errors.js';
 import { AppError, STATUS_OF, type ErrorType } from '../platform/errors.js';
-import { formatValidationErrors } from './validation.js';
+import { formatValidationErrors } from '../schemas/body-validation.js';
 
 const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(
   Object.entries(STATUS_OF).map(([type, status]) => [status, type as ErrorType]),

@@ -57,6 +57,9 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
   async function performOnce(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
+    // A dry run stores nothing (docs/contract.md §20): nothing to perform once, and the key stays
+    // free for the write it tried out.
+    if ((request.query as { dry_run?: unknown } | undefined)?.dry_run === true) return;
     if (typeof header !== 'string' || header.length < 1 || header.length > 200) {
       throw validationError(['Idempotency-Key: must be 1–200 characters']);
     }

@@ -1,61 +1,11 @@
-// Request validation with two Ajv instances: bodies are checked strictly (no type coercion,
-// unknown fields rejected, every failed check reported); query strings and path parameters are
-// coerced, since they arrive as text. Request schemas use no $ref, so no shared schemas are needed.
-import { Ajv, type Options } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-const common: Options = {
-  allErrors: true,
-  removeAdditional: false,
-  useDefaults: true,
-  verbose: true, // exposes parentSchema, which carries our `errorMessage`
-  strict: false,
-  keywords: ['errorMessage'],
-};
+// Request validation with two Ajv instances (src/schemas/body-validation.ts): bodies are checked
+// strictly; query strings and path parameters are coerced, since they arrive as text. Request
+// schemas use no $ref, so no shared schemas are needed.
+import type { FastifyInstance } from 'fastify';
+import { createAjv } from '../schemas/body-validation.js';
 
 export function installValidators(app: FastifyInstance): void {
-  const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
-  const textAjv = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+  const bodyAjv = createAjv({ coerce: false });
+  const textAjv = createAjv({ coerce: true });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
-}
-
-type AjvError = FastifySchemaValidationError & { schemaPath: string; parentSchema?: { errorMessage?: string } };
-
-/** "/phones/1/number" → "phones[1].number" */
-function fieldPath(instancePath: string): string {
-  return instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-const join = (path: string, field: string) => (path ? `${path}.${field}` : field);
-
-/** One readable line per failed check, naming the field: `phones[1].number: must be E.164`. */
-export function formatValidationErrors(errors: FastifySchemaValidationError[], context: string): string[] {
-  const list = errors as AjvError[];
-  // A union (anyOf) reports its own error plus one per branch. With a message of its own, the union
-  // speaks alone; otherwise the errors inside the branch whose type matched (e.g. the object of
-  // `object | null`) say more than "must match a schema in anyOf".
-  const hidden = new Set<AjvError>();
-  for (const union of list.filter((e) => e.keyword === 'anyOf')) {
-    const branches = list.filter((e) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`));
-    const inner = branches.filter((e) => !(e.keyword === 'type' && e.instancePath === union.instancePath));
-    const hide = union.parentSchema?.errorMessage || inner.length === 0 ? branches : [union, ...branches.filter((e) => !inner.includes(e))];
-    for (const e of hide) hidden.add(e);
-  }
-  const lines = list
-    .filter((e) => !hidden.has(e))
-    .map((e) => {
-      const path = fieldPath(e.instancePath);
-      const params = e.params as Record<string, unknown>;
-      if (e.keyword === 'required') return `${join(path, String(params.missingProperty))}: is required`;
-      if (e.keyword === 'additionalProperties') return `${join(path, String(params.additionalProperty))}: is not a known field`;
-      // Our messages describe the value's format; a plain type error keeps Ajv's own words.
-      const custom = e.keyword === 'type' ? undefined : e.parentSchema?.errorMessage;
-      return `${path || context}: ${custom ?? e.message ?? 'is invalid'}`;
-    });
-  return [...new Set(lines)];
 }

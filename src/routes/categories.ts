@@ -2,15 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { CategoriesService } from '../categories/categories-service.js';
+import { matchesEtag } from '../http/entity-tags.js';
 import { existingId } from '../http/ids.js';
 import { errorResponses, ListingParamsSchema } from '../schemas/common.js';
 import { CategoriesQuerySchema, CategoriesResponseSchema } from '../schemas/search.js';
-
-/** True when the If-None-Match header names `etag` (a list, weak validators and * included). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === etag || t === '*');
-}
 
 export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesService }> = async (app, deps) => {
   app.get('/categories', {

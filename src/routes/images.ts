@@ -3,10 +3,12 @@ import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { ImagesService } from '../media/images-service.js';
 import { PUBLIC_ROUTE } from '../plugins/openapi.js';
-import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
+import { errorResponses, IfMatchHeadersSchema, ListingParamsSchema, NoContent, preconditionResponses } from '../schemas/common.js';
 import { ImageSchema } from '../schemas/listing.js';
 import { ImageCreateSchema, ImageParamsSchema, ImagesResponseSchema, ImageUpdateSchema } from '../schemas/media.js';
+import { ifMatchOf } from '../http/entity-tags.js';
 import { existingId } from '../http/ids.js';
+
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> = async (app, { images }) => {
   // The endpoint index spells the path /image, the detailed description /images: both work alike.
@@ -15,20 +17,20 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
       config: { idempotent: true },
       schema: {
         summary: 'Upload an image (JPEG, PNG, GIF or WebP in base64); honours Idempotency-Key',
-        tags: ['images'], params: ListingParamsSchema, body: ImageCreateSchema,
-        response: { 201: Type.Ref(ImageSchema), ...errorResponses(403, 409, 413, 415) },
+        tags: ['images'], params: ListingParamsSchema, headers: IfMatchHeadersSchema, body: ImageCreateSchema,
+        response: { 201: Type.Ref(ImageSchema), ...errorResponses(403, 409, 413, 415), ...preconditionResponses },
       },
     }, async (request, reply) => {
       const { type, caption, base64 } = request.body;
-      const image = await images.create(request.caller, request.country, existingId(request.params.id, 'listing'), { type, caption, base64 });
+      const image = await images.create(request.caller, request.country, existingId(request.params.id, 'listing'), { type, caption, base64 }, ifMatchOf(request.headers));
       return reply.status(201).send(image);
     });
 
     app.put(`/listings/:id/${collection}/:imageId`, {
       schema: {
         summary: 'Update an image: type, caption and/or new bytes',
-        tags: ['images'], params: ImageParamsSchema, body: ImageUpdateSchema,
-        response: { 200: Type.Ref(ImageSchema), ...errorResponses(403, 413, 415) },
+        tags: ['images'], params: ImageParamsSchema, headers: IfMatchHeadersSchema, body: ImageUpdateSchema,
+        response: { 200: Type.Ref(ImageSchema), ...errorResponses(403, 413, 415), ...preconditionResponses },
       },
     }, async (request) => {
       const { type, caption, base64 } = request.body;
@@ -36,13 +38,16 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService }> =
         ...(type !== undefined ? { type } : {}),
         ...(caption !== undefined ? { caption } : {}),
         ...(typeof base64 === 'string' ? { base64 } : {}),
-      });
+      }, ifMatchOf(request.headers));
     });
 
     app.delete(`/listings/:id/${collection}/:imageId`, {
-      schema: { summary: 'Delete an image; its file stops being served', tags: ['images'], params: ImageParamsSchema, response: { 204: NoContent, ...errorResponses(403) } },
+      schema: {
+        summary: 'Delete an image; its file stops being served', tags: ['images'], params: ImageParamsSchema, headers: IfMatchHeadersSchema,
+        response: { 204: NoContent, ...errorResponses(403), ...preconditionResponses },
+      },
     }, async (request, reply) => {
-      await images.remove(request.caller, request.country, existingId(request.params.id, 'listing'), existingId(request.params.imageId, 'image'));
+      await images.remove(request.caller, request.country, existingId(request.params.id, 'listing'), existingId(request.params.imageId, 'image'), ifMatchOf(request.headers));
       return reply.status(204).send(null);
     });
   }

@@ -5,7 +5,8 @@ import { existingId } from '../http/ids.js';
 import type { ClaimsService } from '../listings/claims-service.js';
 import type { MappingsService } from '../listings/mappings-service.js';
 import type { OffersService } from '../listings/offers-service.js';
-import { errorResponses, ListingParamsSchema, NoContent } from '../schemas/common.js';
+import { ifMatchOf } from '../http/entity-tags.js';
+import { errorResponses, IfMatchHeadersSchema, ListingParamsSchema, NoContent, preconditionResponses } from '../schemas/common.js';
 import { ClaimBodySchema, MappingsQuerySchema, MappingsResponseSchema, OfferInputSchema, OfferSchema } from '../schemas/workflows.js';
 
 interface Deps {
@@ -14,22 +15,26 @@ interface Deps {
   mappings: MappingsService;
 }
 
-const noContent = (...statuses: number[]) => ({ 204: NoContent, ...errorResponses(...statuses) });
+/** The answers of a write that honours If-Match and answers 204. */
+const noContent = (...statuses: number[]) => ({ 204: NoContent, ...errorResponses(...statuses), ...preconditionResponses });
 
 export const workflowRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { claims, offers, mappings }) => {
   const id = (params: { id: string }) => existingId(params.id, 'listing');
 
   app.put('/listings/:id/claim', {
-    schema: { summary: 'Claim a listing (idempotent); optional body {source_id}', tags: ['claims'], params: ListingParamsSchema, body: Type.Optional(ClaimBodySchema), response: noContent(409) },
+    schema: {
+      summary: 'Claim a listing (idempotent); optional body {source_id}', tags: ['claims'], params: ListingParamsSchema, headers: IfMatchHeadersSchema,
+      body: Type.Optional(ClaimBodySchema), response: noContent(409),
+    },
   }, async (request, reply) => {
-    await claims.claim(request.caller, request.country, id(request.params), request.body?.source_id);
+    await claims.claim(request.caller, request.country, id(request.params), request.body?.source_id, ifMatchOf(request.headers));
     return reply.status(204).send(null);
   });
 
   app.delete('/listings/:id/claim', {
-    schema: { summary: 'Unclaim a listing (idempotent)', tags: ['claims'], params: ListingParamsSchema, response: noContent(403) },
+    schema: { summary: 'Unclaim a listing (idempotent)', tags: ['claims'], params: ListingParamsSchema, headers: IfMatchHeadersSchema, response: noContent(403) },
   }, async (request, reply) => {
-    await claims.unclaim(request.caller, request.country, id(request.params));
+    await claims.unclaim(request.caller, request.country, id(request.params), ifMatchOf(request.headers));
     return reply.status(204).send(null);
   });
 
@@ -37,18 +42,18 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { cla
     app[method]('/listings/:id/suppress', {
       schema: {
         summary: suppressed ? 'Suppress a listing: it leaves every search (idempotent)' : 'Remove the suppression flag (idempotent)',
-        tags: ['claims'], params: ListingParamsSchema, response: noContent(409),
+        tags: ['claims'], params: ListingParamsSchema, headers: IfMatchHeadersSchema, response: noContent(409),
       },
     }, async (request, reply) => {
-      await claims.setSuppressed(request.caller, request.country, id(request.params), suppressed);
+      await claims.setSuppressed(request.caller, request.country, id(request.params), suppressed, ifMatchOf(request.headers));
       return reply.status(204).send(null);
     });
   }
 
   app.put('/listings/:id/offer', {
-    schema: { summary: 'Set the offer of a listing', tags: ['offers'], params: ListingParamsSchema, body: OfferInputSchema, response: noContent(403) },
+    schema: { summary: 'Set the offer of a listing', tags: ['offers'], params: ListingParamsSchema, headers: IfMatchHeadersSchema, body: OfferInputSchema, response: noContent(403) },
   }, async (request, reply) => {
-    await offers.put(request.caller, request.country, id(request.params), request.body);
+    await offers.put(request.caller, request.country, id(request.params), request.body, ifMatchOf(request.headers));
     return reply.status(204).send(null);
   });
 
@@ -57,9 +62,9 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { cla
   }, async (request) => offers.get(request.country, id(request.params)));
 
   app.delete('/listings/:id/offer', {
-    schema: { summary: 'Remove the offer of a listing (idempotent)', tags: ['offers'], params: ListingParamsSchema, response: noContent(403) },
+    schema: { summary: 'Remove the offer of a listing (idempotent)', tags: ['offers'], params: ListingParamsSchema, headers: IfMatchHeadersSchema, response: noContent(403) },
   }, async (request, reply) => {
-    await offers.remove(request.caller, request.country, id(request.params));
+    await offers.remove(request.caller, request.country, id(request.params), ifMatchOf(request.headers));
     return reply.status(204).send(null);
   });
 

@@ -18,6 +18,10 @@ const ChangeSchema = Type.Object({
   kind: Type.Union(CHANGE_KINDS.map((kind) => Type.Literal(kind))),
   version: Type.Integer({ description: "The listing's version after the change (offers and partner reviews leave it as it was)" }),
   at: Type.String({ format: 'date-time', description: "When the write recorded the change inside its transaction (at most the transaction's duration before its commit), ISO 8601 UTC. Positions follow commit order, so `at` may step back a little along the feed" }),
+  fields: Type.Array(Type.String(), {
+    description: 'The Listing fields the change touched, `version` included when it moved; for `created` every field. '
+      + 'Empty for offers and private reviews, which are not part of the Listing. GET .../history has their values',
+  }),
 });
 
 export const ChangesPageSchema = Type.Object({

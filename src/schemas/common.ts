@@ -45,3 +45,40 @@ export const SOURCE_ID_PATTERN = '^[A-Za-z0-9_-]{1,100}$';
 
 /** An absolute http(s) URL of at most 2048 characters (links, offers). */
 export const HttpUrlSchema = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s/$.?#][^\\s]*$', errorMessage: 'must be an absolute http(s) URL of at most 2048 characters' });
+
+// --- Preconditions and dry runs (docs/contract.md §20) -------------------------------------------
+
+/** `*`, or a comma-separated list of entity tags (`"7"`, `W/"7"`), as RFC 9110 writes them. */
+const ENTITY_TAGS_PATTERN = '^[ \\t]*(\\*|(W/)?"[^"]*"([ \\t]*,[ \\t]*(W/)?"[^"]*")*)[ \\t]*$';
+const entityTags = (description: string) =>
+  Type.Optional(Type.String({ pattern: ENTITY_TAGS_PATTERN, maxLength: 1000, description, errorMessage: 'must be * or entity tags such as "7"' }));
+
+/** The headers of a write that may be made conditional on the listing's version. */
+export const IfMatchHeadersSchema = Type.Object({
+  'if-match': entityTags('"<version>" (the ETag you read) or *: the write applies only while the listing is at that version, else 412 and nothing is stored'),
+});
+
+/** The headers of a read that may answer 304. */
+export const IfNoneMatchHeadersSchema = Type.Object({
+  'if-none-match': entityTags('The ETag you hold: 304 with no body while the listing is still at that version'),
+});
+
+/** The 412 of a write whose If-Match names another version than the listing's. */
+export const PreconditionFailedSchema = Type.Object({
+  type: Type.Literal('precondition_failed'),
+  message: Type.String(),
+  details: Type.Object({ current_version: Type.Integer({ description: "The listing's version now: read it again, reapply your change, retry" }) }),
+}, { title: 'PreconditionFailed' });
+
+/** The responses of a write that honours If-Match. */
+export const preconditionResponses = { 412: PreconditionFailedSchema };
+
+export const DryRunQuerySchema = Type.Object({
+  dry_run: Type.Optional(Type.Boolean({
+    description: 'true: run every check and answer as the write would, storing and emitting nothing. The answer has no ETag; '
+      + 'ids the write would assign (a new listing\'s, its url, new sub-objects\') are null, and a new listing\'s version is 0',
+    errorMessage: 'must be true or false',
+  })),
+});
+
+export const NotModified = Type.Null({ description: 'Not modified: your copy (If-None-Match) is current' });

@@ -84,6 +84,7 @@ export const ListingInputSchema = Type.Object({
   images: Type.Optional(Type.Unknown()),
   claimed: Type.Optional(Type.Unknown()),
   suppressed: Type.Optional(Type.Unknown()),
+  version: Type.Optional(Type.Unknown()),
 }, { additionalProperties: false, title: 'ListingInput' });
 
 export type ListingInput = Static<typeof ListingInputSchema>;
@@ -121,6 +122,7 @@ const listingProperties = {
   active: Type.Boolean(),
   claimed: Type.Boolean(),
   suppressed: Type.Boolean(),
+  version: Type.Integer({ description: 'Grows with every change of the listing; its ETag is "<version>" (docs/contract.md §20)' }),
 };
 
 export const ListingSchema = Type.Object({
@@ -132,3 +134,19 @@ export type Listing = Static<typeof ListingSchema>;
 /** A Listing as the filtered search returns it: without contact (docs/listings-api.md). */
 export const ListingSummarySchema = Type.Object(listingProperties, { $id: 'ListingSummary', title: 'ListingSummary' });
 export type ListingSummary = Static<typeof ListingSummarySchema>;
+
+/**
+ * The body of PATCH: a JSON Merge Patch (RFC 7396) of the Listing (docs/contract.md §20). Its
+ * members are the Listing's; what each may hold is checked on the merged listing, as the body of
+ * a PUT (src/listings/listing-put-body.ts), so that both report the same failures.
+ */
+export const ListingPatchSchema = Type.Object(
+  Object.fromEntries(Object.keys(ListingInputSchema.properties).map((field) => [field, Type.Optional(Type.Unknown())])),
+  {
+    additionalProperties: false,
+    title: 'ListingPatch',
+    description: 'Members present replace the stored value; null clears a nullable field (description, contact, temporarily_closed; '
+      + 'latitude and longitude together) and is refused on a required one; lists and objects are replaced whole, but for hours, '
+      + 'which is merged by day: {"hours": {"monday": []}} changes Monday only. The merged listing must be a valid PUT body.',
+  },
+);

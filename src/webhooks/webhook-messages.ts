@@ -33,14 +33,19 @@ export interface WebhookMessage {
   listing_id: string | null;
   version: number | null;
   at: string;
+  /** The Listing fields the change touched (docs/contract.md §21); none for a ping. */
+  fields: string[];
 }
 
 /** The body announcing `change`; listing ids are strings, as everywhere in the API. */
-export function changeMessage(id: string, change: Pick<ChangeRow, 'kind' | 'country' | 'listingId' | 'version' | 'at'>): WebhookMessage {
-  return { id, type: change.kind, country: change.country, listing_id: String(change.listingId), version: change.version, at: change.at.toISOString() };
+export function changeMessage(id: string, change: Pick<ChangeRow, 'kind' | 'country' | 'listingId' | 'version' | 'at' | 'fields'>): WebhookMessage {
+  return {
+    id, type: change.kind, country: change.country, listing_id: String(change.listingId), version: change.version, at: change.at.toISOString(),
+    fields: change.fields,
+  };
 }
 
 /** The body of a test message (POST /webhooks/:id/test): no listing. */
 export function pingMessage(id: string, at: Date): WebhookMessage {
-  return { id, type: 'ping', country: null, listing_id: null, version: null, at: at.toISOString() };
+  return { id, type: 'ping', country: null, listing_id: null, version: null, at: at.toISOString(), fields: [] };
 }

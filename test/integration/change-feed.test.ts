@@ -21,7 +21,7 @@ const other = await partner();
 const admin = await partner('admin');
 
 type Auth = { authorization: string };
-interface Entry { cursor: string; id: string; kind: string; version: number; at: string }
+interface Entry { cursor: string; id: string; kind: string; version: number; at: string; fields: string[] }
 interface Page { changes: Entry[]; next: string; hasMore: boolean }
 
 const tinyPng = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
@@ -114,6 +114,27 @@ t.test('each workflow records one change of its kind; a repeated call that chang
   t.match(entry!.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'at: ISO 8601 UTC');
 });
 
+t.test('each change names the Listing fields it touched; offers and private reviews touch none', async (t) => {
+  const start = await endOfFeed(admin.auth);
+  const id = await create(owner.auth);
+  const base = `/${country}/listings/${id}`;
+  const send = (method: 'PATCH' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+  await send('PATCH', base, { name: `Feed ${runId} umbenannt`, keywords: [] });
+  await send('PUT', `${base}/suppress`);
+  await send('PUT', `${base}/offer`, { message: 'Angebot', url: 'https://example.com/angebot' });
+  await send('POST', `${base}/images`, { type: 'photo', caption: 'vorne', base64: tinyPng });
+  await send('POST', `${base}/reviews`, review());
+  const shown = (await app.inject({ url: base, headers: owner.auth })).json();
+  await send('DELETE', base);
+  const entries = (await readAll(owner.auth, start)).entries.filter((e) => e.id === id);
+  t.same(entries.slice(1).map((e) => [e.kind, e.fields]), [
+    ['updated', ['name', 'keywords', 'version']], ['suppressed', ['suppressed', 'version']], ['offer_set', []],
+    ['image_added', ['images', 'version']], ['review_added', []], ['deleted', ['version']],
+  ]);
+  t.same([...entries[0]!.fields].sort(), Object.keys(shown).sort(), 'created: every field of the Listing');
+});
+
 t.test('an admin taking over a claimed listing ends the previous claim in the feed: unclaimed for the old claimant, then claimed', async (t) => {
   const start = await endOfFeed(admin.auth);
   const id = await create(owner.auth);
@@ -178,7 +199,7 @@ t.test('transactions that commit in another order than they began: the feed foll
       client.release();
     });
     await client.query('begin');
-    await recordChange(drizzle(client, { schema }), { listingId: id, country, kind: 'updated', version, claimedBy: owner.id }, { indexed: false });
+    await recordChange(drizzle(client, { schema }), { listingId: id, country, kind: 'updated', version, claimedBy: owner.id, fields: [] });
     return {
       async commit() {
         await client.query('commit');

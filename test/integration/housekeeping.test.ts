@@ -1,10 +1,10 @@
 import t from 'tap';
-import { eq } from 'drizzle-orm';
-import { idempotencyKeys, outbox } from '../../src/db/schema.js';
+import { and, eq, lte } from 'drizzle-orm';
+import { idempotencyKeys, listingHistory, outbox } from '../../src/db/schema.js';
 import { purgeExpired } from '../../indexer/housekeeping.js';
-import { build, runId } from '../helper.js';
+import { build, listingInput, runId } from '../helper.js';
 
-const { deps, partner } = await build(t);
+const { app, deps, partner } = await build(t);
 const { db } = deps.database;
 
 t.test('expired Idempotency-Keys and old indexed outbox events are purged; current ones stay', async (t) => {
@@ -25,4 +25,22 @@ t.test('expired Idempotency-Keys and old indexed outbox events are purged; curre
   t.same(await db.select().from(outbox).where(eq(outbox.id, oldEvent!.id)), []);
   t.equal((await db.select().from(outbox).where(eq(outbox.id, pendingEvent!.id))).length, 1, 'an unprocessed event is never purged');
   await db.delete(outbox).where(eq(outbox.id, pendingEvent!.id));
+});
+
+t.test('history versions older than HISTORY_RETENTION_DAYS are purged; newer versions stay readable', async (t) => {
+  const owner = await partner();
+  const created = await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput({ name: `Retention ${runId}` }) });
+  const id = created.json().id;
+  await app.inject({ method: 'PATCH', url: `/de/listings/${id}`, headers: owner.auth, payload: { description: 'zwei' } });
+  await app.inject({ method: 'PATCH', url: `/de/listings/${id}`, headers: owner.auth, payload: { description: 'drei' } });
+  // The first two versions were written long ago.
+  await db.update(listingHistory).set({ at: new Date(Date.now() - 31 * 24 * 3600 * 1000) })
+    .where(and(eq(listingHistory.listingId, Number(id)), lte(listingHistory.version, 2)));
+  const purged = await purgeExpired(db, { historyRetentionDays: 30 });
+  t.ok(purged.versions >= 2);
+  const versions = (await app.inject({ url: `/de/listings/${id}/history`, headers: owner.auth })).json().versions;
+  t.same(versions.map((v: { version: number }) => v.version), [3]);
+  t.same(versions[0].fields[0], { field: 'description', from: 'zwei', to: 'drei' }, 'the kept version still shows its values');
+  t.equal((await app.inject({ url: `/de/listings/${id}?version=2`, headers: owner.auth })).statusCode, 404, 'a purged version is gone');
+  t.equal((await app.inject({ url: `/de/listings/${id}?version=3`, headers: owner.auth })).statusCode, 200);
 });

@@ -226,6 +226,26 @@ t.test('changes of a claimed listing arrive signed, with the same id and body on
   t.same(listed.map((d) => d.version), [...listed.map((d) => d.version)].sort((a, b) => b! - a!), 'newest first');
 });
 
+t.test('payloads name the fields each change touched; a PUT or PATCH that changes nothing sends nothing', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  await subscribe(t, owner, { url: rx.url, events: ['*'] });
+  const id = await createListing(owner, 'Webhook Felder');
+  await renameListing(owner, id, 'Webhook Felder'); // the same content: no change
+  const unchanged = await app.inject({ method: 'PATCH', url: `/de/listings/${id}`, headers: owner.auth, payload: { name: 'Webhook Felder' } });
+  t.equal(unchanged.json().version, 1);
+  const patched = await app.inject({ method: 'PATCH', url: `/de/listings/${id}`, headers: owner.auth, payload: { description: 'Neu' } });
+  t.equal(patched.json().version, 2);
+  const messages = await messagesOf(rx.requests, id, 2, 'created and one update');
+  const byVersion = [...messages].sort((a, b) => a.message.version! - b.message.version!).map((m) => m.message);
+  t.same(byVersion.map((m) => [m.type, m.version]), [['created', 1], ['updated', 2]], 'nothing for the writes that changed nothing');
+  t.ok(byVersion[0]!.fields.includes('name') && byVersion[0]!.fields.includes('hours'), 'created: every field');
+  t.same(byVersion[1]!.fields, ['description', 'version']);
+  // Nothing more arrives for this listing once the dispatcher has passed the update.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(new Set(rx.requests.filter((r) => r.message.listing_id === id).map((r) => r.message.id)).size, 2);
+});
+
 t.test('a receiver slower than the timeout is tried again', async (t) => {
   const owner = await partner();
   const rx = await receiver(t, async (n) => {

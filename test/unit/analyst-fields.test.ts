@@ -10,7 +10,7 @@ const bare: Listing = {
   latitude: null, longitude: null, keywords: [], description: null, emails: [], phones: [], url: 'https://x.example/de/1',
   hours: { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] },
   special_hours: [], temporarily_closed: null, time_zone: 'Europe/Berlin', images: [], links: [],
-  categories: [{ id: 'shop/bakery', name: 'Bäckerei' }], active: true, contact: null, claimed: false, suppressed: false,
+  categories: [{ id: 'shop/bakery', name: 'Bäckerei' }], active: true, contact: null, claimed: false, suppressed: false, version: 1,
 };
 
 t.test('tiles: the slippy-map tile that holds a point, at every zoom', async (t) => {

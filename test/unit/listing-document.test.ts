@@ -18,7 +18,7 @@ const listing: Listing = {
   temporarily_closed: null,
   time_zone: 'Europe/Berlin',
   images: [], links: [], categories: [{ id: 'shop/bakery', name: 'Bäckerei' }], active: true,
-  contact: { name: 'Anna', surname: 'Müller', title: '', gender: 'F' }, claimed: true, suppressed: false,
+  contact: { name: 'Anna', surname: 'Müller', title: '', gender: 'F' }, claimed: true, suppressed: false, version: 3,
 };
 
 /** What the analyst fields need, for a listing nobody claims. */

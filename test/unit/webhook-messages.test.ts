@@ -36,7 +36,7 @@ t.test('changes from before the subscription existed are not replayed', async (t
   t.notOk(receivesChange(subscription({ createdAt: later }), change({ at: created })));
 });
 
-t.test('the message carries the listing id as a string and the version', async (t) => {
-  t.same(changeMessage('msg_x', { kind: 'updated', country: 'de', listingId: 42, version: 3, at: later }),
-    { id: 'msg_x', type: 'updated', country: 'de', listing_id: '42', version: 3, at: '2026-01-01T00:00:05.000Z' });
+t.test('the message carries the listing id as a string, the version and the fields the change touched', async (t) => {
+  t.same(changeMessage('msg_x', { kind: 'updated', country: 'de', listingId: 42, version: 3, at: later, fields: ['name', 'version'] }),
+    { id: 'msg_x', type: 'updated', country: 'de', listing_id: '42', version: 3, at: '2026-01-01T00:00:05.000Z', fields: ['name', 'version'] });
 });
