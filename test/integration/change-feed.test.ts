@@ -114,7 +114,7 @@ t.test('each workflow records one change of its kind; a repeated call that chang
   t.match(entry!.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'at: ISO 8601 UTC');
 });
 
-t.test('each change names the Listing fields it touched; offers and private reviews touch none', async (t) => {
+t.test('each change names the Listing fields it touched; an offer moves only the version, a private review touches none', async (t) => {
   const start = await endOfFeed(admin.auth);
   const id = await create(owner.auth);
   const base = `/${country}/listings/${id}`;
@@ -129,7 +129,7 @@ t.test('each change names the Listing fields it touched; offers and private revi
   await send('DELETE', base);
   const entries = (await readAll(owner.auth, start)).entries.filter((e) => e.id === id);
   t.same(entries.slice(1).map((e) => [e.kind, e.fields]), [
-    ['updated', ['name', 'keywords', 'version']], ['suppressed', ['suppressed', 'version']], ['offer_set', []],
+    ['updated', ['name', 'keywords', 'version']], ['suppressed', ['suppressed', 'version']], ['offer_set', ['version']],
     ['image_added', ['images', 'version']], ['review_added', []], ['deleted', ['version']],
   ]);
   t.same([...entries[0]!.fields].sort(), Object.keys(shown).sort(), 'created: every field of the Listing');
