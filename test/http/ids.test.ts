@@ -31,6 +31,8 @@ const webhookId = await created('POST', '/webhooks', webhook);
 /** A valid body for each operation that needs one: the request must reach its handler. */
 const BODIES: Record<string, object> = {
   'PUT /{country}/listings/{id}': listingInput(),
+  'PATCH /{country}/listings/{id}': { name: 'Neu' },
+  'POST /{country}/listings/{id}/restore': { version: 1 },
   'PUT /{country}/listings/{id}/offer': { message: 'Zwei für eins', url: 'https://example.com/offer' },
   'POST /{country}/listings/{id}/images': { type: 'photo', caption: '', base64: tinyPng },
   'POST /{country}/listings/{id}/image': { type: 'photo', caption: '', base64: tinyPng },
