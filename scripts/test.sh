@@ -30,6 +30,6 @@ if [ "$#" -gt 0 ]; then
   npx tap "$@"
 else
   npx tap
-  # The fault-injection suite needs minutes per scenario, so it runs on its own with a longer limit.
-  npx tap --timeout=900 test/faults/faults.fault.ts
+  # The fault-injection suites need minutes per scenario, so they run on their own with a longer limit.
+  npx tap --timeout=900 test/faults/*.fault.ts
 fi
