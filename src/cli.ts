@@ -2,6 +2,7 @@
 // scripts goes to stdout, the rest to stderr.
 import { Command } from 'commander';
 import { registerCategories } from './cli/categories.js';
+import { registerImport } from './cli/import.js';
 import { registerIndices } from './cli/indices.js';
 import { registerMigrate } from './cli/migrate.js';
 import { registerOutbox } from './cli/outbox.js';
@@ -13,7 +14,7 @@ import { registerSeed } from './cli/seed.js';
 import { registerSetup } from './cli/setup.js';
 
 const program = new Command('cli').description('Operations of the listings directory');
-for (const register of [registerMigrate, registerIndices, registerSetup, registerCategories, registerPartner, registerSample, registerReindex, registerReconcile, registerSeed, registerOutbox]) {
+for (const register of [registerMigrate, registerIndices, registerSetup, registerCategories, registerPartner, registerSample, registerReindex, registerReconcile, registerSeed, registerOutbox, registerImport]) {
   register(program);
 }
 await program.parseAsync();
