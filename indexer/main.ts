@@ -1,4 +1,4 @@
-// The indexer process: consumes index jobs, relays stranded outbox events, numbers committed
+// The indexer process: consumes index jobs, runs bulk imports, relays stranded outbox events, numbers committed
 // changes for the change feed, fans them out into webhook deliveries and sends them, answers
 // health checks on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
 import closeWithGrace from 'close-with-grace';
@@ -16,7 +16,11 @@ import { ensureListingsIndices } from '../src/opensearch/index-setup.js';
 import { createIndexQueue } from '../src/outbox/queue.js';
 import { createDeliveryQueue } from '../src/webhooks/delivery-queue.js';
 import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js';
+import { createListingWrites } from '../src/listings/change-listing.js';
+import { createListingsService } from '../src/listings/listings-service.js';
+import { createPublisher } from '../src/outbox/publisher.js';
 import { startHousekeeping } from './housekeeping.js';
+import { createImportRunner, startImportWorker } from './import-runner.js';
 import { createListingSync } from './listing-sync.js';
 import { startRelay } from './relay.js';
 import { startDeliverySweeper, startDeliveryWorker } from './webhook-delivery.js';
@@ -71,6 +75,16 @@ const deliveryWorker = startDeliveryWorker({
   schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
 });
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
+// Bulk imports (docs/contract.md §19) run here, through the same listing writes as the API's.
+const importWrites = createListingWrites({ db: database.db, publish: createPublisher(queue, logger) });
+const importWorker = startImportWorker({
+  db: database.db, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.IMPORT_CONCURRENCY,
+  sweepIntervalMs: config.IMPORT_SWEEP_INTERVAL_MS, logger,
+  runner: createImportRunner({
+    db: database.db, writes: importWrites, logger, batchSize: config.IMPORT_BATCH_SIZE,
+    listings: createListingsService({ db: database.db, writes: importWrites, urls: publicUrls(config) }),
+  }),
+});
 const sequencer = startSequencer({ db: database.db, logger, intervalMs: config.CHANGE_SEQUENCER_INTERVAL_MS });
 
 // The indexer's own operations port: liveness, readiness and metrics (src/platform/ops-server.ts).
@@ -92,6 +106,8 @@ closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   await sweeper.stop();
   await sequencer.stop();
   await worker.close();
+  // A run stops after its current batch; the next indexer resumes it at the first unapplied line.
+  await importWorker.close();
   // Attempts in flight finish (within WEBHOOK_TIMEOUT_MS); an unfinished one is retried by the sweeper.
   await deliveryWorker.close();
   await deliveryQueue.close();

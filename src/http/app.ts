@@ -25,6 +25,7 @@ import { categoryRoutes } from '../routes/categories.js';
 import { changeRoutes } from '../routes/changes.js';
 import { exportRoutes } from '../routes/export.js';
 import { healthRoutes } from '../routes/health.js';
+import { importRoutes } from '../routes/imports.js';
 import { imageRoutes, mediaRoutes } from '../routes/images.js';
 import { listingRoutes } from '../routes/listings.js';
 import { matchRoutes } from '../routes/match.js';
@@ -130,6 +131,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(categoryRoutes, { categories: deps.categories });
     await countryScope.register(changeRoutes, { changes: deps.changes });
     await countryScope.register(exportRoutes, { exports: deps.exports, concurrency: config.EXPORT_CONCURRENCY });
+    await countryScope.register(importRoutes, { imports: deps.imports, bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
   }, { prefix: '/:country' });
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {

@@ -16,6 +16,8 @@ import { createMappingsService, type MappingsService } from '../listings/mapping
 import { createOffersService, type OffersService } from '../listings/offers-service.js';
 import { createMediaStore } from '../media/create-media-store.js';
 import { createImagesService, type ImagesService } from '../media/images-service.js';
+import { createImportQueue } from '../imports/import-queue.js';
+import { createImportsService, type ImportsService } from '../imports/imports-service.js';
 import { createReadiness } from '../platform/health.js';
 import { createMetrics, type Metrics } from '../platform/metrics.js';
 import { createOpenSearchClient, type OpenSearchClient } from '../opensearch/client.js';
@@ -58,6 +60,7 @@ export interface ApiDeps {
   changes: ChangesService;
   exports: ExportService;
   analytics: AnalyticsService;
+  imports: ImportsService;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   const listings = createListingsService({ db: database.db, writes, urls: publicUrls(config) });
   const partners = createPartnersService({ db: database.db, cacheMs: config.AUTH_CACHE_MS });
   const revokedKeys = followRevokedKeys({ redisUrl: config.REDIS_URL, channel: revocationChannel(config.QUEUE_PREFIX), partners, logger });
+  const importQueue = createImportQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const metrics = createMetrics({ db: database.db, queue: indexQueue, cacheMs: config.METRICS_CACHE_MS });
   return {
     database,
@@ -106,9 +110,11 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     changes: createChangesService({ db: database.db }),
     exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
     analytics: createAnalyticsService({ opensearch, names, countries: config.countries, metrics, timeoutMs: config.ANALYTICS_TIMEOUT_MS }),
+    imports: createImportsService({ db: database.db, queue: importQueue, limits: { maxItems: config.IMPORT_MAX_ITEMS, maxBytes: config.IMPORT_MAX_BYTES } }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();
+      await importQueue.close();
       redis.disconnect();
       await opensearch.close();
       await database.close();

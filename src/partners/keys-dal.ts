@@ -21,6 +21,12 @@ export async function findPartnerByKeyHash(db: DbOrTx, keyHash: string) {
   return row;
 }
 
+/** A partner as the writes it makes on its own behalf name it (a bulk import's runner), revoked or not. */
+export async function findPartnerById(db: DbOrTx, id: number) {
+  const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role }).from(partners).where(eq(partners.id, id));
+  return row;
+}
+
 /** Inserts a partner and its first key in one transaction; returns the partner's id. */
 export function insertPartnerWithKey(db: DbOrTx, name: string, role: Role, keyHash: string): Promise<number> {
   return db.transaction(async (tx) => {

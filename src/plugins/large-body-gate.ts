@@ -55,7 +55,8 @@ export function installLargeBodyGate(app: FastifyInstance, opts: { thresholdByte
       release(); // the client left while waiting
       return payload;
     }
-    const body = withDeadline(payload, opts.timeoutMs, release);
+    // A route may allow its body more time (a bulk import: src/routes/imports.ts).
+    const body = withDeadline(payload, request.routeOptions.config.bodyTimeoutMs ?? opts.timeoutMs, release);
     reply.raw.once('close', () => {
       release();
       body.cancel();

@@ -1,0 +1,179 @@
+// Runs bulk imports (docs/contract.md §19) in the indexer process. A queue job names a partner; its
+// run takes the partner's unfinished imports oldest first, so a partner's jobs run one at a time
+// in submission order while IMPORT_CONCURRENCY partners run side by side. Each batch of lines is
+// one transaction that applies them through the listing writes every single write uses
+// (src/listings/listings-service.ts) and records each line's outcome and the job's counters: a run
+// killed at any point resumes at the first line without an outcome and applies no line twice.
+// The batch's index events are published after it commits, as a single write's are.
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Db, DbOrTx } from '../src/db/client.js';
+import { createImportQueue, IMPORT_QUEUE, parseRunImportsJob } from '../src/imports/import-queue.js';
+import { parseImportLine } from '../src/imports/import-line.js';
+import {
+  addCounts, deleteAbandonedUploads, listingsNotNamedBy, lockImport, markFinished, markRunning, oldestUnfinishedImport, partnersWithUnfinishedImports,
+  pendingLines, recordLineOutcome, type CountsDelta, type ImportRow, type LineError, type LineStatus,
+} from '../src/imports/imports-dal.js';
+import { MAX_LINE_BYTES } from '../src/imports/imports-service.js';
+import type { ListingWrites, WriteOptions } from '../src/listings/change-listing.js';
+import type { ListingsService } from '../src/listings/listings-service.js';
+import { findMappedListing } from '../src/listings/mappings-dal.js';
+import type { SyncListingJob } from '../src/outbox/jobs.js';
+import type { Caller } from '../src/partners/partners-service.js';
+import { findPartnerById } from '../src/partners/keys-dal.js';
+import { AppError } from '../src/platform/errors.js';
+import { runEvery } from './periodic.js';
+
+/** An upload still `receiving` after this was cut off by its API process dying: no request lasts this long. */
+const ABANDONED_UPLOAD_MS = 10 * 60_000;
+
+interface LineOutcome {
+  status: LineStatus;
+  sourceId: string | null;
+  listingId: number | null;
+  version: number | null;
+  error: LineError | null;
+}
+
+export interface ImportRunnerDeps {
+  db: Db;
+  listings: Pick<ListingsService, 'create' | 'update' | 'remove'>;
+  writes: Pick<ListingWrites, 'publish'>;
+  logger: Logger;
+  batchSize: number;
+}
+
+export function createImportRunner({ db, listings, writes, logger, batchSize }: ImportRunnerDeps) {
+  /** Set on shutdown: runs stop after their current batch, and the next indexer resumes them. */
+  let stopping = false;
+
+  /** Applies one line inside the batch's transaction; a refused item is an outcome, anything else aborts the batch. */
+  async function applyLine(tx: DbOrTx, events: SyncListingJob[], caller: Caller, country: string, content: string | null): Promise<LineOutcome> {
+    const parsed = parseImportLine(content, MAX_LINE_BYTES);
+    if (!parsed.ok) return { status: 'failed', sourceId: parsed.sourceId, listingId: null, version: null, error: parsed.error };
+    const options: WriteOptions = { channel: 'import', within: { tx, events } };
+    const { sourceId, input } = parsed;
+    try {
+      const mapped = await findMappedListing(tx, caller.partnerId, sourceId);
+      if (mapped === undefined) {
+        const listing = await listings.create(caller, country, input, options);
+        return { status: 'created', sourceId, listingId: Number(listing.id), version: listing.version, error: null };
+      }
+      // A mapped source_id replaces its listing as PUT does, with PUT's ownership rule and no-op detection.
+      const { listing, changed } = await listings.update(caller, country, mapped, input, options);
+      return { status: changed ? 'updated' : 'unchanged', sourceId, listingId: Number(listing.id), version: listing.version, error: null };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const { type, message, details } = err.toBody();
+      return { status: 'failed', sourceId, listingId: null, version: null, error: { type, message, details: Array.isArray(details) ? details : [] } };
+    }
+  }
+
+  /**
+   * Runs `work` on the locked job while it is still running, in one transaction, then publishes
+   * the index events of the writes it made. Returns undefined once the job is no longer running.
+   */
+  async function inBatch<T>(id: number, work: (tx: DbOrTx, job: ImportRow, events: SyncListingJob[]) => Promise<T>): Promise<T | undefined> {
+    const events: SyncListingJob[] = [];
+    const result = await db.transaction(async (tx) => {
+      const job = await lockImport(tx, id);
+      return job?.status === 'running' ? work(tx, job, events) : undefined;
+    });
+    await writes.publish(events);
+    return result;
+  }
+
+  /** The next batch of lines; false once every line has its outcome (or the job stopped). */
+  const applyNextLines = (id: number, caller: Caller) => inBatch(id, async (tx, job, events) => {
+    const lines = await pendingLines(tx, id, batchSize);
+    const delta: CountsDelta = {};
+    for (const { line, content } of lines) {
+      const outcome = await applyLine(tx, events, caller, job.country, content);
+      await recordLineOutcome(tx, id, { line, ...outcome });
+      delta[outcome.status] = (delta[outcome.status] ?? 0) + 1;
+    }
+    await addCounts(tx, id, { ...delta, processed: lines.length });
+    return lines.length > 0;
+  });
+
+  /** mode=replace: deletes the next batch of the caller's listings that no line named; false when none is left. */
+  const deleteNextUnnamed = (id: number, caller: Caller) => inBatch(id, async (tx, job, events) => {
+    const ids = await listingsNotNamedBy(tx, id, caller.partnerId, job.country, batchSize);
+    for (const listingId of ids) await listings.remove(caller, job.country, listingId, { channel: 'import', within: { tx, events } });
+    await addCounts(tx, id, { deleted: ids.length });
+    return ids.length > 0;
+  });
+
+  const finish = (id: number) => inBatch(id, async (tx, job) => {
+    const skipped = job.mode === 'replace' && job.failed > 0
+      ? `mode=replace deleted nothing: ${job.failed} line${job.failed === 1 ? '' : 's'} failed`
+      : null;
+    await markFinished(tx, id, 'done', skipped);
+  });
+
+  async function runImport(job: ImportRow): Promise<void> {
+    const log = logger.child({ importId: job.id, partnerId: job.partnerId });
+    const partner = await findPartnerById(db, job.partnerId);
+    if (!partner) {
+      await markFinished(db, job.id, 'failed', 'the partner of this import no longer exists');
+      return;
+    }
+    const caller: Caller = { partnerId: partner.partnerId, name: partner.name, role: partner.role };
+    await markRunning(db, job.id);
+    log.info({ lines: job.lines, processed: job.processed }, job.status === 'running' ? 'import resumed' : 'import started');
+    while (!stopping && await applyNextLines(job.id, caller));
+    if (stopping) return;
+    const current = await inBatch(job.id, async (_tx, row) => row);
+    if (!current) return log.info('import stopped: cancelled');
+    if (current.mode === 'replace' && current.failed === 0) while (!stopping && await deleteNextUnnamed(job.id, caller));
+    if (stopping) return;
+    await finish(job.id);
+    log.info('import done');
+  }
+
+  return {
+    /** Runs the partner's unfinished imports, oldest first, until none is left. */
+    async runPartner(partnerId: number): Promise<void> {
+      for (let job = await oldestUnfinishedImport(db, partnerId); job && !stopping; job = await oldestUnfinishedImport(db, partnerId)) {
+        await runImport(job);
+      }
+    },
+
+    stop(): void {
+      stopping = true;
+    },
+  };
+}
+
+export type ImportRunner = ReturnType<typeof createImportRunner>;
+
+export function startImportWorker(opts: {
+  db: Db; runner: ImportRunner; redisUrl: string; prefix: string; concurrency: number; sweepIntervalMs: number; logger: Logger;
+}) {
+  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', () => {});
+  const worker = new Worker(IMPORT_QUEUE, async (job) => opts.runner.runPartner(parseRunImportsJob(job.data).partnerId), {
+    connection, prefix: opts.prefix, concurrency: opts.concurrency,
+    // A run of a killed indexer is taken over within seconds, not BullMQ's default 30 s.
+    lockDuration: 10_000, stalledInterval: 5_000,
+  });
+  worker.on('failed', (job, err) => opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err }, 'import run failed; will retry'));
+  worker.on('error', (err) => opts.logger.warn({ err }, 'import worker connection error'));
+  // Jobs live in PostgreSQL: a run whose queue job was lost (Redis emptied, enqueue failed) is
+  // enqueued again, and uploads cut off by a dead API process are removed.
+  const queue = createImportQueue(opts.redisUrl, opts.prefix);
+  const sweep = runEvery(opts.sweepIntervalMs, async () => {
+    await deleteAbandonedUploads(opts.db, ABANDONED_UPLOAD_MS);
+    await queue.enqueue(await partnersWithUnfinishedImports(opts.db));
+  }, (err) => opts.logger.warn({ err }, 'import sweep failed; retrying on the next tick'));
+  return {
+    async close() {
+      opts.runner.stop();
+      await sweep.stop();
+      await worker.close();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
