@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listingChanges, partners, webhookDeliveries, webhookDispatchState, webhooks } from '../db/schema.js';
 import type { Role } from '../partners/keys-dal.js';
+import { SEALED_PREFIX } from './secret-box.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = Pick<typeof webhooks.$inferInsert, 'partnerId' | 'url' | 'events' | 'countries' | 'scope' | 'secret'>;
@@ -71,12 +72,46 @@ export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
   return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
 }
 
-/** The subscription a delivery goes to, if it still receives: active, and its partner not revoked. */
-export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select({ webhook: webhooks }).from(webhooks)
+/** A receiving subscription and the stored secrets that sign for it now: the current one first. */
+export type ReceivingWebhook = WebhookRow & { signingSecrets: string[] };
+
+/**
+ * The subscription a delivery goes to, if it still receives: active, and its partner not revoked.
+ * A rotated-out secret signs too until its time is up, by the database's clock.
+ */
+export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<ReceivingWebhook | undefined> {
+  const [row] = await db.select({ webhook: webhooks, previousValid: sql<boolean>`${webhooks.previousSecretUntil} > now()` }).from(webhooks)
     .innerJoin(partners, eq(partners.id, webhooks.partnerId))
     .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
-  return row?.webhook;
+  if (!row) return undefined;
+  const { webhook, previousValid } = row;
+  return { ...webhook, signingSecrets: previousValid && webhook.previousSecret ? [webhook.secret, webhook.previousSecret] : [webhook.secret] };
+}
+
+/**
+ * Makes `secret` (stored form) the subscription's secret; the one it replaces keeps signing for
+ * `graceMs`, and a secret rotated out before that is dropped. Undefined when the partner has no
+ * such subscription.
+ */
+export async function rotateWebhookSecret(db: DbOrTx, partnerId: number, id: number, secret: string, graceMs: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.update(webhooks)
+    .set({ secret, previousSecret: sql`${webhooks.secret}`, previousSecretUntil: inMs(graceMs) })
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning();
+  return row;
+}
+
+/** Stored secrets (current or previous) still in clear text, written before secrets were sealed. */
+export function findClearSecrets(db: DbOrTx, limit: number): Promise<Pick<WebhookRow, 'id' | 'secret' | 'previousSecret'>[]> {
+  return db.select({ id: webhooks.id, secret: webhooks.secret, previousSecret: webhooks.previousSecret }).from(webhooks)
+    .where(sql`${webhooks.secret} not like ${`${SEALED_PREFIX}%`} or ${webhooks.previousSecret} not like ${`${SEALED_PREFIX}%`}`).orderBy(webhooks.id).limit(limit);
+}
+
+/** Replaces a clear-text secret by its sealed form, unless it changed meanwhile (a rotation). */
+export async function replaceStoredSecrets(db: DbOrTx, id: number, clear: Pick<WebhookRow, 'secret' | 'previousSecret'>, sealed: Pick<WebhookRow, 'secret' | 'previousSecret'>): Promise<void> {
+  await db.update(webhooks).set(sealed).where(and(
+    eq(webhooks.id, id), eq(webhooks.secret, clear.secret),
+    clear.previousSecret === null ? isNull(webhooks.previousSecret) : eq(webhooks.previousSecret, clear.previousSecret),
+  ));
 }
 
 // --- Deliveries -----------------------------------------------------------------------------------

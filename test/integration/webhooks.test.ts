@@ -13,6 +13,10 @@ import { sequencePendingChanges } from '../../src/changes/changes-dal.js';
 import type { Db } from '../../src/db/client.js';
 import type { CreatedWebhook, Delivery, Webhook as WebhookView } from '../../src/schemas/webhooks.js';
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue.js';
+import { sealStoredSecrets } from '../../src/webhooks/seal-stored-secrets.js';
+import { secretBoxOf } from '../../src/webhooks/secret-box.js';
+import { webhooks as webhooksTable } from '../../src/db/schema.js';
+import { eq, sql } from 'drizzle-orm';
 import { build, config, eventually, listingInput, logger } from '../helper.js';
 import { receiver, type Received } from '../webhook-receiver.js';
 
@@ -23,6 +27,8 @@ const SCHEDULE_MS = [200, 400, 800, 1200, 1600, 2000];
 const WAIT_MS = 30_000;
 
 const { app, deps, partner } = await build(t, { config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: true } });
+/** The API's and the indexer's box: the same configuration, so the same key. */
+const secrets = secretBoxOf(config.WEBHOOK_SECRET_KEY, logger);
 // One pass before this file writes anything creates the dispatch position, so no change of it is passed over.
 await dispatchChanges({ db: deps.database.db });
 startWebhookDelivery(t, deps.database.db);
@@ -36,7 +42,7 @@ function startWebhookDelivery(t: Test, db: Db) {
   const queue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const dispatcher = startDispatcher({ db, queue, logger, intervalMs: 100 });
   const worker = startDeliveryWorker({
-    db, queue, logger, policy: { allowPrivate: true }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS,
+    db, queue, logger, policy: { allowPrivate: true }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS, secrets,
     redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 8,
   });
   const sweeper = startDeliverySweeper({ db, queue, logger, graceMs: 200, intervalMs: 200 });
@@ -335,4 +341,69 @@ t.test('a receiver that fails the whole retry schedule gets its subscription dis
   const enabled = await app.inject({ method: 'PUT', url: `/webhooks/${hook.id}`, headers: owner.auth, payload: { url: rx.url, events: ['created'] } });
   t.equal(enabled.statusCode, 200);
   t.equal(enabled.json().status, 'active');
+});
+
+/** The subscription's row as stored. */
+async function storedWebhook(id: string) {
+  const [row] = await deps.database.db.select().from(webhooksTable).where(eq(webhooksTable.id, Number(id)));
+  return row!;
+}
+
+/** Sends a ping and waits for it to arrive. */
+async function pingReceived(owner: Owner, hookId: string, requests: Received[]): Promise<Received> {
+  const res = await app.inject({ method: 'POST', url: `/webhooks/${hookId}/test`, headers: owner.auth });
+  if (res.statusCode !== 202) throw new Error(`ping answered ${res.statusCode}: ${res.body}`);
+  const { id } = res.json();
+  return eventually(async () => requests.find((r) => r.message.id === id), WAIT_MS, 'the ping');
+}
+
+t.test('the signing secret is stored encrypted, not as issued, and messages still verify with the issued one', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  const stored = await storedWebhook(hook.id);
+  t.not(stored.secret, hook.secret);
+  t.notOk(stored.secret.includes(hook.secret.slice('whsec_'.length)), 'the stored value does not contain the secret');
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' });
+});
+
+t.test('a secret stored in clear text before encryption keeps signing and is sealed by the indexer\'s start-up pass', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  await deps.database.db.update(webhooksTable).set({ secret: hook.secret }).where(eq(webhooksTable.id, Number(hook.id)));
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' }, 'the clear-text secret signs');
+  t.ok(await sealStoredSecrets(deps.database.db, secrets) >= 1);
+  const stored = await storedWebhook(hook.id);
+  t.match(stored.secret, /^enc1:/);
+  t.equal(secrets.open(stored.secret), hook.secret);
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' }, 'the sealed secret signs the same');
+});
+
+t.test('POST /webhooks/:id/rotate issues a new secret once; both secrets sign for 24 h, then only the new one', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  const res = await app.inject({ method: 'POST', url: `/webhooks/${hook.id}/rotate`, headers: owner.auth });
+  t.equal(res.statusCode, 200, res.body);
+  const rotated = res.json();
+  t.match(rotated.secret, /^whsec_/);
+  t.not(rotated.secret, hook.secret);
+  const expires = Date.parse(rotated.previous_secret_expires_at) - Date.now();
+  t.ok(expires > 23.9 * 3600_000 && expires <= 24 * 3600_000 + 5000, `the old secret expires in 24 h (${expires} ms)`);
+
+  const during = await pingReceived(owner, hook.id, rx.requests);
+  t.match(during.headers['webhook-signature'], /^v1,\S+ v1,\S+$/, 'two signatures');
+  t.match(verify(rotated.secret, during), { type: 'ping' }, 'verifies with the new secret');
+  t.match(verify(hook.secret, during), { type: 'ping' }, 'verifies with the old secret');
+
+  // The 24 hours have passed.
+  await deps.database.db.update(webhooksTable).set({ previousSecretUntil: sql`now() - interval '1 second'` }).where(eq(webhooksTable.id, Number(hook.id)));
+  const after = await pingReceived(owner, hook.id, rx.requests);
+  t.match(after.headers['webhook-signature'], /^v1,\S+$/, 'one signature');
+  t.match(verify(rotated.secret, after), { type: 'ping' });
+  t.throws(() => verify(hook.secret, after), 'the old secret no longer verifies');
+
+  const other = await partner();
+  t.equal((await app.inject({ method: 'POST', url: `/webhooks/${hook.id}/rotate`, headers: other.auth })).statusCode, 404, 'another partner\'s webhook is not found');
 });
