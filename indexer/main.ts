@@ -59,7 +59,9 @@ const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PR
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({
   db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS },
-  retention: { changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS }, logger,
+  retention: {
+    changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS, deliveriesPerWebhook: config.WEBHOOK_DELIVERIES_KEPT,
+  }, logger,
 });
 const relay = startRelay({
   db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,

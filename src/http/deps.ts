@@ -105,6 +105,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     categories: createCategoriesService({ opensearch, names, listings }),
     webhooks: createWebhooksService({
       db: database.db, countries: config.countries, policy: webhookTargetPolicy(config), secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
+      limits: { pingsPerMinute: config.WEBHOOK_PINGS_PER_MINUTE, deliveriesKept: config.WEBHOOK_DELIVERIES_KEPT },
     }),
     changes: createChangesService({ db: database.db }),
     exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),

@@ -206,6 +206,41 @@ export async function abandonDelivery(db: DbOrTx, deliveryId: number): Promise<v
   await db.update(webhookDeliveries).set({ status: 'failed' }).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
 }
 
+/** The partner's subscription `id`, locked until the transaction ends; undefined when it has none. */
+export async function lockOwnedWebhook(tx: DbOrTx, partnerId: number, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await tx.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).for('update');
+  return row;
+}
+
+/** The subscription's pings asked for in the last `windowMs`, and the age in ms of the oldest of them. */
+export async function recentPings(db: DbOrTx, webhookId: number, windowMs: number): Promise<{ count: number; oldestAgeMs: number }> {
+  const [row] = await db.select({
+    count: sql<number>`count(*)`.mapWith(Number),
+    oldestAgeMs: sql<number>`coalesce(extract(epoch from now() - min(${webhookDeliveries.createdAt})) * 1000, 0)`.mapWith(Number),
+  }).from(webhookDeliveries).where(and(
+    eq(webhookDeliveries.webhookId, webhookId), isNull(webhookDeliveries.changeId), sql`${webhookDeliveries.createdAt} > ${inMs(-windowMs)}`,
+  ));
+  return row!;
+}
+
+/**
+ * Deletes the subscription's finished deliveries older than its newest `keep` (pending ones stay
+ * until sent); returns how many. Walks at most `keep` entries of the subscription's index.
+ */
+export async function pruneDeliveries(db: DbOrTx, webhookId: number, keep: number): Promise<number> {
+  const oldestKept = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.id)).offset(keep - 1).limit(1);
+  const rows = await db.delete(webhookDeliveries).where(and(
+    eq(webhookDeliveries.webhookId, webhookId), ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.id, oldestKept),
+  )).returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/** Every subscription's id, for housekeeping. */
+export async function allWebhookIds(db: DbOrTx): Promise<number[]> {
+  return (await db.select({ id: webhooks.id }).from(webhooks)).map((r) => r.id);
+}
+
 /** Deletes up to `limit` finished deliveries created before `before`; returns how many. */
 export async function purgeFinishedDeliveries(db: DbOrTx, before: Date, limit: number): Promise<number> {
   const old = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)

@@ -1,7 +1,7 @@
 // The rules of webhook subscriptions (docs/contract.md §15): at most 10 per partner, targets that
 // pass the guard, countries that are enabled; each partner sees only its own.
 import type { Db } from '../db/client.js';
-import { conflict, notFound, validationError } from '../platform/errors.js';
+import { conflict, notFound, rateLimited, validationError } from '../platform/errors.js';
 import type { Caller } from '../partners/partners-service.js';
 import { DELIVERIES_LISTED, type CreatedWebhook, type Delivery, type RotatedSecret, type Webhook, type WebhookInput } from '../schemas/webhooks.js';
 import type { SecretBox } from './secret-box.js';
@@ -10,7 +10,7 @@ import { newMessageId, pingMessage } from './webhook-messages.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import {
   countWebhooks, deleteWebhook, findWebhook, insertDeliveries, insertWebhook, listDeliveries, listWebhooks,
-  lockPartnerForWebhooks, replaceWebhook, rotateWebhookSecret, type DeliveryRow, type WebhookRow, type WebhookSettings,
+  lockOwnedWebhook, lockPartnerForWebhooks, pruneDeliveries, recentPings, replaceWebhook, rotateWebhookSecret, type DeliveryRow, type WebhookRow, type WebhookSettings,
 } from './webhooks-dal.js';
 
 export const WEBHOOKS_PER_PARTNER = 10;
@@ -23,7 +23,11 @@ export interface WebhooksServiceDeps {
   resolve?: ResolveHost;
   /** Seals secrets before they are stored. */
   secrets: Pick<SecretBox, 'seal'>;
+  /** WEBHOOK_PINGS_PER_MINUTE and WEBHOOK_DELIVERIES_KEPT. */
+  limits: { pingsPerMinute: number; deliveriesKept: number };
 }
+
+const PING_WINDOW_MS = 60_000;
 
 /** How long a rotated-out secret keeps signing (docs/partners/sync-and-webhooks.md). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -39,7 +43,7 @@ const deliveryView = (row: DeliveryRow): Delivery => ({
   next_attempt_at: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
 });
 
-export function createWebhooksService({ db, countries, policy, resolve, secrets }: WebhooksServiceDeps) {
+export function createWebhooksService({ db, countries, policy, resolve, secrets, limits }: WebhooksServiceDeps) {
   /** The stored settings of `input`, or a 400 naming every problem. */
   async function settingsOf(input: WebhookInput): Promise<WebhookSettings> {
     const details: string[] = [];
@@ -99,16 +103,29 @@ export function createWebhooksService({ db, countries, policy, resolve, secrets 
       if (!(await deleteWebhook(db, caller.partnerId, id))) throw notFound(`webhook ${id}`);
     },
 
-    /** Queues a `ping`; the indexer's sweeper sends it (docs/partners/sync-and-webhooks.md). */
+    /**
+     * Queues a `ping`; the indexer's sweeper sends it (docs/partners/sync-and-webhooks.md). At most
+     * `pingsPerMinute` a subscription, counted under its row lock so that a burst cannot overshoot,
+     * and each ping prunes the subscription's old deliveries: pings neither make the indexer a
+     * request reflector nor grow the delivery table without bound.
+     */
     async ping(caller: Caller, id: number): Promise<{ id: string }> {
-      const webhook = await owned(caller, id);
-      const publicId = newMessageId();
-      const message = pingMessage(publicId, new Date());
-      await insertDeliveries(db, [{
-        publicId, webhookId: webhook.id, changeId: null, type: message.type, country: null, listingId: null, version: null,
-        at: new Date(message.at), payload: JSON.stringify(message),
-      }]);
-      return { id: publicId };
+      return db.transaction(async (tx) => {
+        const webhook = await lockOwnedWebhook(tx, caller.partnerId, id);
+        if (!webhook) throw notFound(`webhook ${id}`);
+        const recent = await recentPings(tx, webhook.id, PING_WINDOW_MS);
+        if (recent.count >= limits.pingsPerMinute) {
+          throw rateLimited(`at most ${limits.pingsPerMinute} test pings a minute per webhook`, (PING_WINDOW_MS - recent.oldestAgeMs) / 1000);
+        }
+        const publicId = newMessageId();
+        const message = pingMessage(publicId, new Date());
+        await insertDeliveries(tx, [{
+          publicId, webhookId: webhook.id, changeId: null, type: message.type, country: null, listingId: null, version: null,
+          at: new Date(message.at), payload: JSON.stringify(message),
+        }]);
+        await pruneDeliveries(tx, webhook.id, limits.deliveriesKept);
+        return { id: publicId };
+      });
     },
 
     async deliveries(caller: Caller, id: number): Promise<{ deliveries: Delivery[] }> {

@@ -15,9 +15,10 @@ import type { CreatedWebhook, Delivery, Webhook as WebhookView } from '../../src
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue.js';
 import { sealStoredSecrets } from '../../src/webhooks/seal-stored-secrets.js';
 import { secretBoxOf } from '../../src/webhooks/secret-box.js';
-import { webhooks as webhooksTable } from '../../src/db/schema.js';
+import { webhookDeliveries as webhookDeliveriesTable, webhooks as webhooksTable } from '../../src/db/schema.js';
+import { insertDeliveries } from '../../src/webhooks/webhooks-dal.js';
 import { eq, sql } from 'drizzle-orm';
-import { build, config, eventually, listingInput, logger } from '../helper.js';
+import { build, config, eventually, listingInput, logger, runId } from '../helper.js';
 import { receiver, type Received } from '../webhook-receiver.js';
 
 /** Short enough that the tests run the whole schedule in seconds. */
@@ -406,4 +407,44 @@ t.test('POST /webhooks/:id/rotate issues a new secret once; both secrets sign fo
 
   const other = await partner();
   t.equal((await app.inject({ method: 'POST', url: `/webhooks/${hook.id}/rotate`, headers: other.auth })).statusCode, 404, 'another partner\'s webhook is not found');
+});
+
+t.test('test pings are limited per subscription: past WEBHOOK_PINGS_PER_MINUTE a ping answers 429 with Retry-After; another subscription is unaffected', async (t) => {
+  const owner = await partner();
+  const busy = await subscribe(t, owner, { url: 'http://127.0.0.1:9/busy', events: ['created'] });
+  const quiet = await subscribe(t, owner, { url: 'http://127.0.0.1:9/quiet', events: ['created'] });
+  const ping = (id: string) => app.inject({ method: 'POST', url: `/webhooks/${id}/test`, headers: owner.auth });
+  const burst = await Promise.all(Array.from({ length: config.WEBHOOK_PINGS_PER_MINUTE + 3 }, () => ping(busy.id)));
+  t.same(burst.map((r) => r.statusCode).sort(), [
+    ...Array(config.WEBHOOK_PINGS_PER_MINUTE).fill(202), 429, 429, 429,
+  ], 'a concurrent burst admits exactly the limit');
+  const refused = burst.find((r) => r.statusCode === 429)!;
+  t.match(refused.json(), { type: 'rate_limited', message: /test pings a minute/ });
+  const retryAfter = Number(refused.headers['retry-after']);
+  t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} s`);
+  t.equal((await deliveries(owner, busy.id)).length, config.WEBHOOK_PINGS_PER_MINUTE, 'refused pings store nothing');
+  t.equal((await ping(quiet.id)).statusCode, 202, 'the other subscription still pings');
+});
+
+t.test('a subscription keeps at most WEBHOOK_DELIVERIES_KEPT deliveries: a ping prunes the oldest finished ones', async (t) => {
+  const kept = 100;
+  const capped = await build(t, { config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_DELIVERIES_KEPT: kept } });
+  const owner = await capped.partner();
+  const created = await capped.app.inject({ method: 'POST', url: '/webhooks', headers: owner.auth, payload: { url: 'http://127.0.0.1:9/hook', events: ['created'] } });
+  t.equal(created.statusCode, 201);
+  const hookId = Number(created.json().id);
+  // 150 finished deliveries, as a long run of pings would have left.
+  const old = Array.from({ length: 150 }, (_, i) => ({
+    publicId: `msg_old_${runId}_${i}`, webhookId: hookId, changeId: null, type: 'ping', country: null, listingId: null, version: null, at: new Date(), payload: '{}',
+  }));
+  await insertDeliveries(deps.database.db, old);
+  await deps.database.db.update(webhookDeliveriesTable).set({ status: 'delivered', createdAt: sql`now() - interval '1 hour'` }).where(eq(webhookDeliveriesTable.webhookId, hookId));
+
+  const res = await capped.app.inject({ method: 'POST', url: `/webhooks/${hookId}/test`, headers: owner.auth });
+  t.equal(res.statusCode, 202);
+  const stored = await deps.database.db.select({ publicId: webhookDeliveriesTable.publicId }).from(webhookDeliveriesTable)
+    .where(eq(webhookDeliveriesTable.webhookId, hookId)).orderBy(webhookDeliveriesTable.id);
+  t.equal(stored.length, kept);
+  t.equal(stored.at(-1)!.publicId, res.json().id, 'the new ping is kept');
+  t.equal(stored[0]!.publicId, `msg_old_${runId}_${150 - kept + 1}`, 'the oldest went first');
 });
