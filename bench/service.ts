@@ -41,6 +41,8 @@ export function benchEnv(mode: Mode): NodeJS.ProcessEnv {
     RATE_LIMIT_MAX: '1000000000',
     IP_RATE_LIMIT_MAX: '1000000000',
     NODE_ENV: 'production',
+    // Production needs a key of its own for webhook secrets; any fixed one serves a benchmark.
+    WEBHOOK_SECRET_KEY: 'b'.repeat(64),
   };
 }
 

@@ -9,7 +9,7 @@ import { purgeExpiredIdempotencyKeys } from '../src/idempotency/idempotency-dal.
 import { purgeHistoryBefore } from '../src/listings/listing-history-dal.js';
 import { sweepMediaFiles, type MediaCleanupDeps } from '../src/media/media-cleanup.js';
 import { purgeProcessedEvents } from '../src/outbox/outbox-dal.js';
-import { dispatchedThrough, purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
+import { allWebhookIds, dispatchedThrough, pruneDeliveries, purgeFinishedDeliveries } from '../src/webhooks/webhooks-dal.js';
 
 const OUTBOX_KEEP_MS = 7 * 24 * 3600 * 1000;
 /** Finished webhook deliveries stay listed (GET /webhooks/:id/deliveries) this long. */
@@ -34,15 +34,19 @@ async function purgeInBatches(purgeBatch: (limit: number) => Promise<number>): P
 export interface Retention {
   changeRetentionDays?: number;
   historyRetentionDays?: number;
+  /** WEBHOOK_DELIVERIES_KEPT: finished deliveries beyond a subscription's newest this many go. */
+  deliveriesPerWebhook?: number;
 }
 
 export async function purgeExpired(
-  db: Db, { changeRetentionDays = 7, historyRetentionDays = 400 }: Retention = {},
+  db: Db, { changeRetentionDays = 7, historyRetentionDays = 400, deliveriesPerWebhook = 1000 }: Retention = {},
 ): Promise<{ keys: number; events: number; deliveries: number; changes: number; versions: number }> {
   const now = Date.now();
   const keys = await purgeExpiredIdempotencyKeys(db, now);
   const events = await purgeInBatches((limit) => purgeProcessedEvents(db, new Date(now - OUTBOX_KEEP_MS), limit));
-  const deliveries = await purgeInBatches((limit) => purgeFinishedDeliveries(db, new Date(now - DELIVERIES_KEEP_MS), limit));
+  let deliveries = await purgeInBatches((limit) => purgeFinishedDeliveries(db, new Date(now - DELIVERIES_KEEP_MS), limit));
+  // A busy subscription's deliveries are capped in number too, not only in age.
+  for (const webhookId of await allWebhookIds(db)) deliveries += await pruneDeliveries(db, webhookId, deliveriesPerWebhook);
   // The oldest positions first, so the feed keeps an unbroken run of positions (changes-dal.ts).
   // Never past what the webhook dispatcher has fanned out: an indexer that was down longer than
   // the retention still delivers every change once it is back.

@@ -19,6 +19,8 @@ import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js';
 import { createListingWrites } from '../src/listings/change-listing.js';
 import { createListingsService } from '../src/listings/listings-service.js';
 import { createPublisher } from '../src/outbox/publisher.js';
+import { sealStoredSecrets } from '../src/webhooks/seal-stored-secrets.js';
+import { secretBoxOf } from '../src/webhooks/secret-box.js';
 import { startHousekeeping } from './housekeeping.js';
 import { createImportRunner, startImportWorker } from './import-runner.js';
 import { createListingSync } from './listing-sync.js';
@@ -61,7 +63,9 @@ const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PR
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({
   db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS },
-  retention: { changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS }, logger,
+  retention: {
+    changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS, deliveriesPerWebhook: config.WEBHOOK_DELIVERIES_KEPT,
+  }, logger,
 });
 const relay = startRelay({
   db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,
@@ -69,9 +73,16 @@ const relay = startRelay({
 // Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
 // its own sends them (a slow receiver never delays indexing), the sweeper re-enqueues lost ones.
 const deliveryQueue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);
+const webhookSecrets = secretBoxOf(config.WEBHOOK_SECRET_KEY, logger);
+// Secrets written in clear text before they were sealed: sealed once, in the background; they
+// sign meanwhile as they are (src/webhooks/seal-stored-secrets.ts).
+sealStoredSecrets(database.db, webhookSecrets).then(
+  (count) => count && logger.info({ count }, 'sealed clear-text webhook secrets'),
+  (err) => logger.warn({ err }, 'sealing clear-text webhook secrets failed; they keep signing, the next start tries again'),
+);
 const dispatcher = startDispatcher({ db: database.db, queue: deliveryQueue, logger, intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
 const deliveryWorker = startDeliveryWorker({
-  db: database.db, queue: deliveryQueue, logger, policy: webhookTargetPolicy(config), timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  db: database.db, queue: deliveryQueue, logger, policy: webhookTargetPolicy(config), timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: webhookSecrets,
   schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
 });
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });

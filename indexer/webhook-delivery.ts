@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
 import { parseDeliveryJob, WEBHOOK_QUEUE, type DeliveryJob, type DeliveryQueue } from '../src/webhooks/delivery-queue.js';
+import type { SecretBox } from '../src/webhooks/secret-box.js';
 import { retryDelayMs } from '../src/webhooks/retry-schedule.js';
 import { isDelivered, sendWebhook, type AttemptResult } from '../src/webhooks/send-webhook.js';
 import { checkTarget, LOOKUP_TIMEOUT_MS, TargetRefusedError, type ResolveHost, type TargetPolicy } from '../src/webhooks/target-guard.js';
@@ -23,6 +24,8 @@ export interface DeliveryDeps {
   /** Waits before each retry (src/webhooks/retry-schedule.ts). */
   schedule: readonly number[];
   resolve?: ResolveHost;
+  /** Opens the stored signing secrets. */
+  secrets: Pick<SecretBox, 'open'>;
 }
 
 /**
@@ -52,7 +55,8 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
   let result: AttemptResult;
   try {
     const target = await checkTarget(webhook.url, deps.policy, deps.resolve);
-    result = await sendWebhook(target, webhookHeaders(webhook.secret, delivery.publicId, delivery.payload), delivery.payload, deps.timeoutMs);
+    const secrets = webhook.signingSecrets.map((stored) => deps.secrets.open(stored));
+    result = await sendWebhook(target, webhookHeaders(secrets, delivery.publicId, delivery.payload), delivery.payload, deps.timeoutMs);
   } catch (err) {
     if (!(err instanceof TargetRefusedError)) throw err;
     result = { statusCode: null, error: err.message };

@@ -66,7 +66,7 @@ pg_db_name() { sed -E 's#^.*/([^/?]+)(\?.*)?$#\1#' <<<"$1"; }
 postgres_up() {
   if ! psql "$(pg_admin_url "$DATABASE_URL")" -qtAc 'select 1' >/dev/null 2>&1; then
     log "PostgreSQL is down, starting it"
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
   fi
   local url db
   for url in "$DATABASE_URL" "$TEST_DATABASE_URL"; do
@@ -82,7 +82,7 @@ postgres_up() {
 redis_up() {
   if ! redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
     log "Redis is down, starting it"
-    redis-server --daemonize yes --bind 127.0.0.1 --port "$(sed -E 's#.*:([0-9]+).*#\1#' <<<"$REDIS_URL")" --save "" --appendonly no
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$(sed -E 's#.*:([0-9]+).*#\1#' <<<"$REDIS_URL")" --save "" --appendonly no 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
   fi
 }
 
@@ -153,8 +153,10 @@ opensearch_up() {
   fi
   mkdir -p "$stack_dir"
   log "starting OpenSearch $OPENSEARCH_VERSION on $os_url (java: $java_home)"
+  # The daemon must not inherit the caller's descriptors (3-9 closed): `flock LOCK npm test` would
+  # otherwise find its lock held by OpenSearch for as long as OpenSearch runs.
   "${run[@]}" env OPENSEARCH_JAVA_HOME="$java_home" OPENSEARCH_PATH_CONF="$os_home/config" \
-    "$os_home/bin/opensearch" -d -p "$os_run/opensearch.pid" >"$stack_dir/opensearch-start.log" 2>&1 \
+    "$os_home/bin/opensearch" -d -p "$os_run/opensearch.pid" >"$stack_dir/opensearch-start.log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- \
     || { log "OpenSearch failed to start:"; cat "$stack_dir/opensearch-start.log" >&2; exit 1; }
   local deadline=$((SECONDS + OPENSEARCH_WAIT_SECONDS))
   until curl -fsS -m 2 "$os_url/_cluster/health?wait_for_status=yellow&timeout=2s" >/dev/null 2>&1; do
@@ -283,7 +285,7 @@ cluster_node_start() {
   mkdir -p "$stack_dir"
   log "starting OpenSearch node $k on $(node_url "$k") (transport $((OPENSEARCH_TRANSPORT_PORT + k - 1)), heap $OPENSEARCH_HEAP)"
   "${run[@]}" env OPENSEARCH_JAVA_HOME="$java_home" OPENSEARCH_PATH_CONF="$dir/config" \
-    "$os_home/bin/opensearch" -d -p "$dir/opensearch.pid" >"$stack_dir/opensearch-$(node_http_port "$k")-start.log" 2>&1 &
+    "$os_home/bin/opensearch" -d -p "$dir/opensearch.pid" >"$stack_dir/opensearch-$(node_http_port "$k")-start.log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 }
 
 # Waits for each background start; any failure stops the script with its log.

@@ -292,9 +292,9 @@ export const reviews = pgTable('reviews', {
 // --- Webhooks (docs/contract.md §15) -------------------------------------------------------------
 
 /**
- * A partner's subscription. The secret is stored as issued: signing needs the secret itself (a
- * hash would not do), so it lives in PostgreSQL like the rest of the partner's data (docs/security.md,
- * "Residual risks").
+ * A partner's subscription. Signing needs the secret itself (a hash would not do), so it is stored
+ * encrypted (src/webhooks/secret-box.ts); after a rotation the previous secret signs too until
+ * `previousSecretUntil` (docs/partners/sync-and-webhooks.md).
  */
 export const webhooks = pgTable('webhooks', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -306,6 +306,8 @@ export const webhooks = pgTable('webhooks', {
   scope: text('scope', { enum: ['claimed', 'all'] }).notNull(),
   status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
   secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
   createdAt: createdAt(),
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
 }, (t) => [index('webhooks_partner_idx').on(t.partnerId, t.id), index('webhooks_active_idx').on(t.id).where(sql`status = 'active'`)]);

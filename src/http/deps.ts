@@ -30,6 +30,7 @@ import { createReviewsService, type ReviewsService } from '../reviews/reviews-se
 import { createOpenZones } from '../search/open-zones.js';
 import { createSearchService, type SearchService } from '../search/search-service.js';
 import { createSuggestService, type SuggestService } from '../search/suggest-service.js';
+import { secretBoxOf } from '../webhooks/secret-box.js';
 import { createWebhooksService, type WebhooksService } from '../webhooks/webhooks-service.js';
 
 export interface ApiDeps {
@@ -106,7 +107,10 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     images: createImagesService({ db: database.db, writes, store: createMediaStore(config), mediaBaseUrl: config.PUBLIC_MEDIA_BASE_URL, limits: imageLimits(config) }),
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
-    webhooks: createWebhooksService({ db: database.db, countries: config.countries, policy: webhookTargetPolicy(config) }),
+    webhooks: createWebhooksService({
+      db: database.db, countries: config.countries, policy: webhookTargetPolicy(config), secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
+      limits: { pingsPerMinute: config.WEBHOOK_PINGS_PER_MINUTE, deliveriesKept: config.WEBHOOK_DELIVERIES_KEPT },
+    }),
     changes: createChangesService({ db: database.db }),
     exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
     analytics: createAnalyticsService({ opensearch, names, countries: config.countries, metrics, timeoutMs: config.ANALYTICS_TIMEOUT_MS }),

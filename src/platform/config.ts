@@ -81,6 +81,9 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'A webhook receiver must answer 2xx within this, or the attempt counts as failed' }),
   WEBHOOK_RETRY_SCHEDULE_MS: Type.String({ pattern: '^([0-9]+(,[0-9]+)*)?$', default: '', description: 'Waits before each retry of a failed delivery, comma-separated; empty: the default schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). After the last one the subscription is disabled' }),
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 20, default: 200, description: 'How often the indexer turns new feed changes into webhook deliveries' }),
+  WEBHOOK_SECRET_KEY: Type.String({ pattern: '^([0-9a-fA-F]{64})?$', default: '', description: 'Key (64 hex digits, 32 bytes: `openssl rand -hex 32`) that encrypts webhook signing secrets at rest with AES-256-GCM; required in production. Empty elsewhere: a fixed development key, with a warning at start. Changing it makes the stored secrets unreadable' }),
+  WEBHOOK_PINGS_PER_MINUTE: Type.Integer({ minimum: 1, default: 5, description: 'Test pings (POST /webhooks/:id/test) one subscription may ask for in a minute; the next answers 429 with Retry-After' }),
+  WEBHOOK_DELIVERIES_KEPT: Type.Integer({ minimum: 100, default: 1000, description: 'Deliveries kept per subscription: beyond the newest this many, finished ones are deleted (on each ping and by housekeeping), pending ones are kept until sent' }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Webhook deliveries in flight at once per indexer' }),
   ANALYTICS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000, description: 'Longest search OpenSearch runs for an analyst through /analytics: the timeout every such search gets (a smaller one asked for is kept); it is cancelled a second later if it still runs' }),
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'A pending delivery overdue by this long is enqueued again (its job was lost); also how soon a test ping goes out' }),
@@ -168,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.RELAY_RECENT_MS <= config.RELAY_GRACE_MS + config.RELAY_INTERVAL_MS) {
     throw new ConfigError(`invalid configuration:\n  RELAY_RECENT_MS=${config.RELAY_RECENT_MS}: must exceed RELAY_GRACE_MS + RELAY_INTERVAL_MS (${config.RELAY_GRACE_MS + config.RELAY_INTERVAL_MS})`);
   }
+  // Secrets sealed with the development key are as good as clear text (src/webhooks/secret-box.ts).
+  if (config.NODE_ENV === 'production' && !config.WEBHOOK_SECRET_KEY) throw new ConfigError('invalid configuration:\n  WEBHOOK_SECRET_KEY: required when NODE_ENV=production');
   const countries = config.COUNTRIES.toLowerCase().split(',');
   const zoneless = countries.filter((cc) => !COUNTRY_TIME_ZONES[cc]);
   if (zoneless.length) throw new ConfigError(`invalid configuration:\n  COUNTRIES: no default time zone for ${zoneless.join(', ')} (COUNTRY_TIME_ZONES in src/platform/config.ts)`);

@@ -35,6 +35,8 @@ export class AppError<D extends ErrorDetails = string[]> extends Error {
     readonly type: ErrorType,
     message: string,
     readonly details: D = [] as unknown as D,
+    /** Sent as Retry-After: when a 429 or 503 may be tried again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -54,6 +56,15 @@ export const validationError = (details: string[]) =>
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const conflict = (message: string, details: string[] = []) => new AppError('conflict', message, details);
+
+/** A limit of the caller's own was reached: 429, to be retried after `seconds` (at least 1). */
+export const rateLimited = (message: string, seconds: number) => {
+  const after = Math.max(1, Math.ceil(seconds));
+  return new AppError('rate_limited', `${message}; retry after ${after} s`, [], after);
+};
+
+/** The service is busy for everyone: 503, to be retried after `seconds` (at least 1). */
+export const unavailable = (message: string, seconds: number) => new AppError('unavailable', message, [], Math.max(1, Math.ceil(seconds)));
 
 /** `If-Match` named another version than the listing's current one: nothing was stored (docs/contract.md §20). */
 export const preconditionFailed = (currentVersion: number) =>

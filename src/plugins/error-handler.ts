@@ -21,7 +21,8 @@ export const noRoute = (request: FastifyRequest) => new AppError('not_found', `n
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      if (err.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS.busy));
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+      else if (err.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS.busy));
       return reply.status(err.statusCode).send(err.toBody());
     }
     if (err.validation) {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { existingId } from '../http/ids.js';
 import { errorResponses, NoContent } from '../schemas/common.js';
 import {
-  AcceptedSchema, CreatedWebhookSchema, DeliveryListSchema, WebhookInputSchema, WebhookListSchema, WebhookParamsSchema, WebhookSchema,
+  AcceptedSchema, CreatedWebhookSchema, DeliveryListSchema, RotatedSecretSchema, WebhookInputSchema, WebhookListSchema, WebhookParamsSchema, WebhookSchema,
 } from '../schemas/webhooks.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
 
@@ -40,6 +40,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServic
   app.post('/webhooks/:id/test', {
     schema: { summary: 'Send a ping message to the subscription\'s URL', tags: ['webhooks'], params: WebhookParamsSchema, response: { 202: AcceptedSchema, ...errorResponses() } },
   }, async (request, reply) => reply.status(202).send(await webhooks.ping(request.caller, existingId(request.params.id, 'webhook'))));
+
+  app.post('/webhooks/:id/rotate', {
+    schema: {
+      summary: 'Issue a new signing secret, shown once; the old one keeps signing beside it for 24 h', tags: ['webhooks'],
+      params: WebhookParamsSchema, response: { 200: RotatedSecretSchema, ...errorResponses() },
+    },
+  }, async (request) => webhooks.rotateSecret(request.caller, existingId(request.params.id, 'webhook')));
 
   app.get('/webhooks/:id/deliveries', {
     schema: { summary: 'The subscription\'s newest deliveries, newest first', tags: ['webhooks'], params: WebhookParamsSchema, response: { 200: DeliveryListSchema, ...errorResponses() } },

@@ -45,6 +45,12 @@ export const CreatedWebhookSchema = Type.Object({
 });
 export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 
+export const RotatedSecretSchema = Type.Object({
+  secret: Type.String({ description: 'The new signing secret (whsec_…), shown only in this answer' }),
+  previous_secret_expires_at: Type.String({ format: 'date-time', description: 'Until then messages carry a second signature, by the secret this one replaces' }),
+});
+export type RotatedSecret = Static<typeof RotatedSecretSchema>;
+
 export const WebhookListSchema = Type.Object({ webhooks: Type.Array(Type.Ref(WebhookSchema)) });
 
 export const WebhookParamsSchema = Type.Object({ id: idParam('webhook', { description: 'Webhook id' }) });

@@ -16,13 +16,17 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
   return `v1,${mac}`;
 }
 
-/** The headers of one attempt: a fresh timestamp each time, the same id on every retry. */
-export function webhookHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
+/**
+ * The headers of one attempt: a fresh timestamp each time, the same id on every retry. Each of
+ * `secrets` signs, the signatures separated by spaces as Standard Webhooks allows: during a
+ * rotation the receiver accepts the message with either its old or its new secret.
+ */
+export function webhookHeaders(secrets: readonly string[], id: string, body: string, now = Date.now()): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
   return {
     'content-type': 'application/json',
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(secret, id, timestamp, body),
+    'webhook-signature': secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' '),
   };
 }

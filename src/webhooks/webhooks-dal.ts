@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listingChanges, partners, webhookDeliveries, webhookDispatchState, webhooks } from '../db/schema.js';
 import type { Role } from '../partners/keys-dal.js';
+import { SEALED_PREFIX } from './secret-box.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = Pick<typeof webhooks.$inferInsert, 'partnerId' | 'url' | 'events' | 'countries' | 'scope' | 'secret'>;
@@ -71,12 +72,46 @@ export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
   return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
 }
 
-/** The subscription a delivery goes to, if it still receives: active, and its partner not revoked. */
-export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select({ webhook: webhooks }).from(webhooks)
+/** A receiving subscription and the stored secrets that sign for it now: the current one first. */
+export type ReceivingWebhook = WebhookRow & { signingSecrets: string[] };
+
+/**
+ * The subscription a delivery goes to, if it still receives: active, and its partner not revoked.
+ * A rotated-out secret signs too until its time is up, by the database's clock.
+ */
+export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<ReceivingWebhook | undefined> {
+  const [row] = await db.select({ webhook: webhooks, previousValid: sql<boolean>`${webhooks.previousSecretUntil} > now()` }).from(webhooks)
     .innerJoin(partners, eq(partners.id, webhooks.partnerId))
     .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
-  return row?.webhook;
+  if (!row) return undefined;
+  const { webhook, previousValid } = row;
+  return { ...webhook, signingSecrets: previousValid && webhook.previousSecret ? [webhook.secret, webhook.previousSecret] : [webhook.secret] };
+}
+
+/**
+ * Makes `secret` (stored form) the subscription's secret; the one it replaces keeps signing for
+ * `graceMs`, and a secret rotated out before that is dropped. Undefined when the partner has no
+ * such subscription.
+ */
+export async function rotateWebhookSecret(db: DbOrTx, partnerId: number, id: number, secret: string, graceMs: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.update(webhooks)
+    .set({ secret, previousSecret: sql`${webhooks.secret}`, previousSecretUntil: inMs(graceMs) })
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning();
+  return row;
+}
+
+/** Stored secrets (current or previous) still in clear text, written before secrets were sealed. */
+export function findClearSecrets(db: DbOrTx, limit: number): Promise<Pick<WebhookRow, 'id' | 'secret' | 'previousSecret'>[]> {
+  return db.select({ id: webhooks.id, secret: webhooks.secret, previousSecret: webhooks.previousSecret }).from(webhooks)
+    .where(sql`${webhooks.secret} not like ${`${SEALED_PREFIX}%`} or ${webhooks.previousSecret} not like ${`${SEALED_PREFIX}%`}`).orderBy(webhooks.id).limit(limit);
+}
+
+/** Replaces a clear-text secret by its sealed form, unless it changed meanwhile (a rotation). */
+export async function replaceStoredSecrets(db: DbOrTx, id: number, clear: Pick<WebhookRow, 'secret' | 'previousSecret'>, sealed: Pick<WebhookRow, 'secret' | 'previousSecret'>): Promise<void> {
+  await db.update(webhooks).set(sealed).where(and(
+    eq(webhooks.id, id), eq(webhooks.secret, clear.secret),
+    clear.previousSecret === null ? isNull(webhooks.previousSecret) : eq(webhooks.previousSecret, clear.previousSecret),
+  ));
 }
 
 // --- Deliveries -----------------------------------------------------------------------------------
@@ -169,6 +204,41 @@ export async function disableWebhook(tx: DbOrTx, webhookId: number): Promise<voi
 /** Gives up a delivery without an attempt (its subscription is disabled). */
 export async function abandonDelivery(db: DbOrTx, deliveryId: number): Promise<void> {
   await db.update(webhookDeliveries).set({ status: 'failed' }).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+}
+
+/** The partner's subscription `id`, locked until the transaction ends; undefined when it has none. */
+export async function lockOwnedWebhook(tx: DbOrTx, partnerId: number, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await tx.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).for('update');
+  return row;
+}
+
+/** The subscription's pings asked for in the last `windowMs`, and the age in ms of the oldest of them. */
+export async function recentPings(db: DbOrTx, webhookId: number, windowMs: number): Promise<{ count: number; oldestAgeMs: number }> {
+  const [row] = await db.select({
+    count: sql<number>`count(*)`.mapWith(Number),
+    oldestAgeMs: sql<number>`coalesce(extract(epoch from now() - min(${webhookDeliveries.createdAt})) * 1000, 0)`.mapWith(Number),
+  }).from(webhookDeliveries).where(and(
+    eq(webhookDeliveries.webhookId, webhookId), isNull(webhookDeliveries.changeId), sql`${webhookDeliveries.createdAt} > ${inMs(-windowMs)}`,
+  ));
+  return row!;
+}
+
+/**
+ * Deletes the subscription's finished deliveries older than its newest `keep` (pending ones stay
+ * until sent); returns how many. Walks at most `keep` entries of the subscription's index.
+ */
+export async function pruneDeliveries(db: DbOrTx, webhookId: number, keep: number): Promise<number> {
+  const oldestKept = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.id)).offset(keep - 1).limit(1);
+  const rows = await db.delete(webhookDeliveries).where(and(
+    eq(webhookDeliveries.webhookId, webhookId), ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.id, oldestKept),
+  )).returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/** Every subscription's id, for housekeeping. */
+export async function allWebhookIds(db: DbOrTx): Promise<number[]> {
+  return (await db.select({ id: webhooks.id }).from(webhooks)).map((r) => r.id);
 }
 
 /** Deletes up to `limit` finished deliveries created before `before`; returns how many. */

@@ -8,8 +8,9 @@ import { attemptDelivery, type DeliveryDeps } from '../../indexer/webhook-delive
 import { createLogger } from '../../src/platform/logger.js';
 import type { CreatedWebhook, Delivery } from '../../src/schemas/webhooks.js';
 import { createDeliveryQueue, deliveryJobId } from '../../src/webhooks/delivery-queue.js';
+import { secretBoxOf } from '../../src/webhooks/secret-box.js';
 import { listDeliveries } from '../../src/webhooks/webhooks-dal.js';
-import { build, config } from '../helper.js';
+import { build, config, logger } from '../helper.js';
 import { receiver } from '../webhook-receiver.js';
 
 const TIMEOUT_MS = 1000;
@@ -26,6 +27,7 @@ const captureLogger = createLogger('info', 'test', { write: (line: string) => { 
 
 const deliveryDeps = (allowPrivate: boolean): DeliveryDeps => ({
   db: deps.database.db, queue, logger: captureLogger, policy: { allowPrivate }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS,
+  secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
 });
 
 t.test('a host allowed when subscribed that resolves to loopback at delivery is refused under the default policy: nothing is sent, a retry is scheduled', async (t) => {

@@ -13,7 +13,12 @@ import { sequencePendingChanges } from '../../src/changes/changes-dal.js';
 import type { Db } from '../../src/db/client.js';
 import type { CreatedWebhook, Delivery, Webhook as WebhookView } from '../../src/schemas/webhooks.js';
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue.js';
-import { build, config, eventually, listingInput, logger } from '../helper.js';
+import { sealStoredSecrets } from '../../src/webhooks/seal-stored-secrets.js';
+import { secretBoxOf } from '../../src/webhooks/secret-box.js';
+import { webhookDeliveries as webhookDeliveriesTable, webhooks as webhooksTable } from '../../src/db/schema.js';
+import { insertDeliveries } from '../../src/webhooks/webhooks-dal.js';
+import { eq, sql } from 'drizzle-orm';
+import { build, config, eventually, listingInput, logger, runId } from '../helper.js';
 import { receiver, type Received } from '../webhook-receiver.js';
 
 /** Short enough that the tests run the whole schedule in seconds. */
@@ -23,6 +28,8 @@ const SCHEDULE_MS = [200, 400, 800, 1200, 1600, 2000];
 const WAIT_MS = 30_000;
 
 const { app, deps, partner } = await build(t, { config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: true } });
+/** The API's and the indexer's box: the same configuration, so the same key. */
+const secrets = secretBoxOf(config.WEBHOOK_SECRET_KEY, logger);
 // One pass before this file writes anything creates the dispatch position, so no change of it is passed over.
 await dispatchChanges({ db: deps.database.db });
 startWebhookDelivery(t, deps.database.db);
@@ -36,7 +43,7 @@ function startWebhookDelivery(t: Test, db: Db) {
   const queue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const dispatcher = startDispatcher({ db, queue, logger, intervalMs: 100 });
   const worker = startDeliveryWorker({
-    db, queue, logger, policy: { allowPrivate: true }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS,
+    db, queue, logger, policy: { allowPrivate: true }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS, secrets,
     redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 8,
   });
   const sweeper = startDeliverySweeper({ db, queue, logger, graceMs: 200, intervalMs: 200 });
@@ -335,4 +342,109 @@ t.test('a receiver that fails the whole retry schedule gets its subscription dis
   const enabled = await app.inject({ method: 'PUT', url: `/webhooks/${hook.id}`, headers: owner.auth, payload: { url: rx.url, events: ['created'] } });
   t.equal(enabled.statusCode, 200);
   t.equal(enabled.json().status, 'active');
+});
+
+/** The subscription's row as stored. */
+async function storedWebhook(id: string) {
+  const [row] = await deps.database.db.select().from(webhooksTable).where(eq(webhooksTable.id, Number(id)));
+  return row!;
+}
+
+/** Sends a ping and waits for it to arrive. */
+async function pingReceived(owner: Owner, hookId: string, requests: Received[]): Promise<Received> {
+  const res = await app.inject({ method: 'POST', url: `/webhooks/${hookId}/test`, headers: owner.auth });
+  if (res.statusCode !== 202) throw new Error(`ping answered ${res.statusCode}: ${res.body}`);
+  const { id } = res.json();
+  return eventually(async () => requests.find((r) => r.message.id === id), WAIT_MS, 'the ping');
+}
+
+t.test('the signing secret is stored encrypted, not as issued, and messages still verify with the issued one', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  const stored = await storedWebhook(hook.id);
+  t.not(stored.secret, hook.secret);
+  t.notOk(stored.secret.includes(hook.secret.slice('whsec_'.length)), 'the stored value does not contain the secret');
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' });
+});
+
+t.test('a secret stored in clear text before encryption keeps signing and is sealed by the indexer\'s start-up pass', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  await deps.database.db.update(webhooksTable).set({ secret: hook.secret }).where(eq(webhooksTable.id, Number(hook.id)));
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' }, 'the clear-text secret signs');
+  t.ok(await sealStoredSecrets(deps.database.db, secrets) >= 1);
+  const stored = await storedWebhook(hook.id);
+  t.match(stored.secret, /^enc1:/);
+  t.equal(secrets.open(stored.secret), hook.secret);
+  t.match(verify(hook.secret, await pingReceived(owner, hook.id, rx.requests)), { type: 'ping' }, 'the sealed secret signs the same');
+});
+
+t.test('POST /webhooks/:id/rotate issues a new secret once; both secrets sign for 24 h, then only the new one', async (t) => {
+  const owner = await partner();
+  const rx = await receiver(t);
+  const hook = await subscribe(t, owner, { url: rx.url, events: ['created'] });
+  const res = await app.inject({ method: 'POST', url: `/webhooks/${hook.id}/rotate`, headers: owner.auth });
+  t.equal(res.statusCode, 200, res.body);
+  const rotated = res.json();
+  t.match(rotated.secret, /^whsec_/);
+  t.not(rotated.secret, hook.secret);
+  const expires = Date.parse(rotated.previous_secret_expires_at) - Date.now();
+  t.ok(expires > 23.9 * 3600_000 && expires <= 24 * 3600_000 + 5000, `the old secret expires in 24 h (${expires} ms)`);
+
+  const during = await pingReceived(owner, hook.id, rx.requests);
+  t.match(during.headers['webhook-signature'], /^v1,\S+ v1,\S+$/, 'two signatures');
+  t.match(verify(rotated.secret, during), { type: 'ping' }, 'verifies with the new secret');
+  t.match(verify(hook.secret, during), { type: 'ping' }, 'verifies with the old secret');
+
+  // The 24 hours have passed.
+  await deps.database.db.update(webhooksTable).set({ previousSecretUntil: sql`now() - interval '1 second'` }).where(eq(webhooksTable.id, Number(hook.id)));
+  const after = await pingReceived(owner, hook.id, rx.requests);
+  t.match(after.headers['webhook-signature'], /^v1,\S+$/, 'one signature');
+  t.match(verify(rotated.secret, after), { type: 'ping' });
+  t.throws(() => verify(hook.secret, after), 'the old secret no longer verifies');
+
+  const other = await partner();
+  t.equal((await app.inject({ method: 'POST', url: `/webhooks/${hook.id}/rotate`, headers: other.auth })).statusCode, 404, 'another partner\'s webhook is not found');
+});
+
+t.test('test pings are limited per subscription: past WEBHOOK_PINGS_PER_MINUTE a ping answers 429 with Retry-After; another subscription is unaffected', async (t) => {
+  const owner = await partner();
+  const busy = await subscribe(t, owner, { url: 'http://127.0.0.1:9/busy', events: ['created'] });
+  const quiet = await subscribe(t, owner, { url: 'http://127.0.0.1:9/quiet', events: ['created'] });
+  const ping = (id: string) => app.inject({ method: 'POST', url: `/webhooks/${id}/test`, headers: owner.auth });
+  const burst = await Promise.all(Array.from({ length: config.WEBHOOK_PINGS_PER_MINUTE + 3 }, () => ping(busy.id)));
+  t.same(burst.map((r) => r.statusCode).sort(), [
+    ...Array(config.WEBHOOK_PINGS_PER_MINUTE).fill(202), 429, 429, 429,
+  ], 'a concurrent burst admits exactly the limit');
+  const refused = burst.find((r) => r.statusCode === 429)!;
+  t.match(refused.json(), { type: 'rate_limited', message: /test pings a minute/ });
+  const retryAfter = Number(refused.headers['retry-after']);
+  t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} s`);
+  t.equal((await deliveries(owner, busy.id)).length, config.WEBHOOK_PINGS_PER_MINUTE, 'refused pings store nothing');
+  t.equal((await ping(quiet.id)).statusCode, 202, 'the other subscription still pings');
+});
+
+t.test('a subscription keeps at most WEBHOOK_DELIVERIES_KEPT deliveries: a ping prunes the oldest finished ones', async (t) => {
+  const kept = 100;
+  const capped = await build(t, { config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_DELIVERIES_KEPT: kept } });
+  const owner = await capped.partner();
+  const created = await capped.app.inject({ method: 'POST', url: '/webhooks', headers: owner.auth, payload: { url: 'http://127.0.0.1:9/hook', events: ['created'] } });
+  t.equal(created.statusCode, 201);
+  const hookId = Number(created.json().id);
+  // 150 finished deliveries, as a long run of pings would have left.
+  const old = Array.from({ length: 150 }, (_, i) => ({
+    publicId: `msg_old_${runId}_${i}`, webhookId: hookId, changeId: null, type: 'ping', country: null, listingId: null, version: null, at: new Date(), payload: '{}',
+  }));
+  await insertDeliveries(deps.database.db, old);
+  await deps.database.db.update(webhookDeliveriesTable).set({ status: 'delivered', createdAt: sql`now() - interval '1 hour'` }).where(eq(webhookDeliveriesTable.webhookId, hookId));
+
+  const res = await capped.app.inject({ method: 'POST', url: `/webhooks/${hookId}/test`, headers: owner.auth });
+  t.equal(res.statusCode, 202);
+  const stored = await deps.database.db.select({ publicId: webhookDeliveriesTable.publicId }).from(webhookDeliveriesTable)
+    .where(eq(webhookDeliveriesTable.webhookId, hookId)).orderBy(webhookDeliveriesTable.id);
+  t.equal(stored.length, kept);
+  t.equal(stored.at(-1)!.publicId, res.json().id, 'the new ping is kept');
+  t.equal(stored[0]!.publicId, `msg_old_${runId}_${150 - kept + 1}`, 'the oldest went first');
 });

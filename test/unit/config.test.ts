@@ -76,3 +76,10 @@ t.test('shards and replicas default to one node: one shard, no copies', async (t
   t.throws(() => loadConfig({ OPENSEARCH_SHARDS: '0' }), /OPENSEARCH_SHARDS/);
   t.throws(() => loadConfig({ OPENSEARCH_REPLICAS: '-1' }), /OPENSEARCH_REPLICAS/);
 });
+
+t.test('production refuses to start without WEBHOOK_SECRET_KEY; a key is 64 hex digits and is never shown', async (t) => {
+  t.throws(() => loadConfig({ NODE_ENV: 'production' }), /WEBHOOK_SECRET_KEY: required when NODE_ENV=production/);
+  t.equal(loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'a'.repeat(64) }).WEBHOOK_SECRET_KEY, 'a'.repeat(64));
+  t.equal(loadConfig({}).WEBHOOK_SECRET_KEY, '', 'development runs with the development key');
+  t.throws(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short-and-secret' }), /WEBHOOK_SECRET_KEY=\[redacted\]/);
+});
