@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
+import { createImportRunner, startImportWorker } from '../indexer/import-runner.js';
 import { createListingSync } from '../indexer/listing-sync.js';
 import { startRelay } from '../indexer/relay.js';
 import { startWorker } from '../indexer/worker.js';
@@ -73,6 +74,18 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
     return Object.values(counts).every((n) => n === 0) ? true : undefined;
   }, 60_000, 'the index queue to drain');
   return { sync, worker: worker.worker };
+}
+
+/** Runs the indexer's bulk-import runner (indexer/import-runner.ts) in this process until the test ends. */
+export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: number } = {}) {
+  const runner = createImportRunner({
+    db: deps.database.db, listings: deps.listings, writes: deps.listingWrites, logger, batchSize: opts.batchSize ?? config.IMPORT_BATCH_SIZE,
+  });
+  const worker = startImportWorker({
+    db: deps.database.db, runner, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.IMPORT_CONCURRENCY, sweepIntervalMs: 300, logger,
+  });
+  t.teardown(() => worker.close());
+  return runner;
 }
 
 /**
