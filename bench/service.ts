@@ -169,6 +169,11 @@ export async function startBenchService(mode: Mode) {
   const start = (script: string): ChildProcess => spawn(process.execPath, [...processNodeFlags(), script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const api = start('dist/src/server.js');
   const indexer = start('dist/indexer/main.js');
+  // A benchmark that crashes must not leave them running: the next run would find the ports taken.
+  process.once('exit', () => {
+    api.kill('SIGTERM');
+    indexer.kill('SIGTERM');
+  });
   await waitReady(apiUrl('/readyz'));
   await waitReady(`http://127.0.0.1:${INDEXER_PORT}/readyz`);
   return {
