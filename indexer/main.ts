@@ -3,7 +3,7 @@
 // health checks on INDEXER_PORT, and on SIGTERM/SIGINT finishes its current jobs before exiting.
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
-import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookTargetPolicy } from '../src/platform/config.js';
+import { databaseTimeouts, indexLayout, loadConfig, publicUrls, webhookSlotLimits, webhookTargetPolicy } from '../src/platform/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { createReadiness } from '../src/platform/health.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -71,7 +71,8 @@ const relay = startRelay({
   db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,
 });
 // Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
-// its own sends them (a slow receiver never delays indexing), the sweeper re-enqueues lost ones.
+// its own sends them (a slow receiver never delays indexing, nor, past its partner's cap, other
+// partners' webhooks), the sweeper re-enqueues lost ones.
 const deliveryQueue = createDeliveryQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const webhookSecrets = secretBoxOf(config.WEBHOOK_SECRET_KEY, logger);
 // Secrets written in clear text before they were sealed: sealed once, in the background; they
@@ -84,6 +85,7 @@ const dispatcher = startDispatcher({ db: database.db, queue: deliveryQueue, logg
 const deliveryWorker = startDeliveryWorker({
   db: database.db, queue: deliveryQueue, logger, policy: webhookTargetPolicy(config), timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: webhookSecrets,
   schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
+  limits: webhookSlotLimits(config),
 });
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
 // Bulk imports (docs/contract.md §19) run here, through the same listing writes as the API's.

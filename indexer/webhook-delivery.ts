@@ -1,6 +1,8 @@
 // Sends webhook deliveries (docs/contract.md §15): a BullMQ worker of its own, so slow receivers
-// never hold up index jobs, and a sweeper that re-enqueues due deliveries whose job went missing.
-import { Worker } from 'bullmq';
+// never hold up index jobs, with caps per subscription and per partner, so one partner's slow
+// receivers never hold up another's webhooks, and a sweeper that re-enqueues due deliveries whose
+// job went missing.
+import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../src/db/client.js';
@@ -13,6 +15,7 @@ import { webhookHeaders } from '../src/webhooks/webhook-signature.js';
 import {
   abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findReceivingWebhook, markDelivered, scheduleRetry,
 } from '../src/webhooks/webhooks-dal.js';
+import { createDeliverySlots, deferralDelayMs, type SlotLimits } from './delivery-slots.js';
 import { runEvery } from './periodic.js';
 
 export interface DeliveryDeps {
@@ -75,20 +78,45 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
   await scheduleRetry(db, delivery.id, job.attempt, result.statusCode, delayMs);
   log.info({ statusCode: result.statusCode, error: result.error, retryInMs: delayMs }, 'webhook delivery failed; will retry');
   try {
-    await deps.queue.enqueue([{ deliveryId: delivery.id, attempt: job.attempt + 1 }], delayMs);
+    await deps.queue.enqueue([{ ...job, attempt: job.attempt + 1 }], delayMs);
   } catch (err) {
     log.warn({ err }, 'enqueueing the retry failed; the sweeper will');
   }
   return 'retrying';
 }
 
-export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; prefix: string; concurrency: number }): { worker: Worker; close(): Promise<void> } {
+/**
+ * Puts back a delivery whose subscription or partner runs as many attempts as its cap allows, to
+ * be looked at again after deferralDelayMs (indexer/delivery-slots.ts). Moving the job to BullMQ's
+ * delayed set frees the worker slot at once, which waiting in this process would not, and costs
+ * PostgreSQL nothing, which postponing the delivery's due time for the sweeper would not; the
+ * delivery was not claimed, so PostgreSQL counts no attempt (no retry step, no disablement), and
+ * BullMQ counts none either (moveToDelayed skips it). The job keeps its id, so the sweeper's
+ * re-enqueue of the overdue delivery is a no-op meanwhile. Order is not promised
+ * (docs/partners/sync-and-webhooks.md), so a delivery overtaken meanwhile breaks nothing.
+ */
+async function deferDelivery(job: Job, token: string | undefined): Promise<never> {
+  // Every pick-up counts as started, and only real failures as made: the rest were put back.
+  const deferrals = job.attemptsStarted - job.attemptsMade - 1;
+  await job.moveToDelayed(Date.now() + deferralDelayMs(deferrals), token);
+  throw new DelayedError();
+}
+
+export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; prefix: string; concurrency: number; limits: SlotLimits }): { worker: Worker; close(): Promise<void> } {
   // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
   const connection = new Redis(deps.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
-  const worker = new Worker(WEBHOOK_QUEUE, async (job) => attemptDelivery(deps, parseDeliveryJob(job.data)), {
-    connection, prefix: deps.prefix, concurrency: deps.concurrency,
-  });
+  const slots = createDeliverySlots(deps.limits);
+  const worker = new Worker(WEBHOOK_QUEUE, async (job, token) => {
+    const data = parseDeliveryJob(job.data);
+    const release = slots.tryAcquire(data);
+    if (!release) return deferDelivery(job, token);
+    try {
+      return await attemptDelivery(deps, data);
+    } finally {
+      release();
+    }
+  }, { connection, prefix: deps.prefix, concurrency: deps.concurrency });
   worker.on('failed', (job, err) => deps.logger.warn({ jobId: job?.id, err }, 'webhook delivery job failed'));
   worker.on('error', (err) => deps.logger.warn({ err }, 'webhook worker connection error'));
   return {
@@ -105,7 +133,7 @@ export async function sweepDueDeliveries({ db, queue, graceMs, batchSize = 1000 
   db: Db; queue: Pick<DeliveryQueue, 'enqueue'>; graceMs: number; batchSize?: number;
 }): Promise<number> {
   const due = await findDueDeliveries(db, graceMs, batchSize);
-  await queue.enqueue(due.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1 })));
+  await queue.enqueue(due.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1, webhookId: d.webhookId, partnerId: d.partnerId })));
   return due.length;
 }
 

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { readChangesAfter } from '../src/changes/changes-dal.js';
 import type { Db } from '../src/db/client.js';
-import type { DeliveryQueue } from '../src/webhooks/delivery-queue.js';
+import type { DeliveryJob, DeliveryQueue } from '../src/webhooks/delivery-queue.js';
 import { changeMessage, newMessageId, receivesChange } from '../src/webhooks/webhook-messages.js';
 import { runEvery } from './periodic.js';
 import { activeWebhooks, advanceDispatchPosition, insertDeliveries, lockDispatchPosition, type NewDelivery } from '../src/webhooks/webhooks-dal.js';
@@ -21,12 +21,12 @@ export interface DispatchDeps {
 /** Rows per insert statement: far below PostgreSQL's 65535 parameters at 10 columns a row. */
 const INSERT_CHUNK = 1000;
 
-/** One pass; returns how many changes it consumed and the ids of the deliveries it created. */
-export async function dispatchChanges({ db, batchSize = 1000 }: Pick<DispatchDeps, 'db' | 'batchSize'>): Promise<{ changes: number; deliveryIds: number[] }> {
+/** One pass; returns how many changes it consumed and the first attempts of the deliveries it created. */
+export async function dispatchChanges({ db, batchSize = 1000 }: Pick<DispatchDeps, 'db' | 'batchSize'>): Promise<{ changes: number; firstAttempts: DeliveryJob[] }> {
   return db.transaction(async (tx) => {
     const position = await lockDispatchPosition(tx);
     const changes = await readChangesAfter(tx, position, batchSize);
-    if (changes.length === 0) return { changes: 0, deliveryIds: [] };
+    if (changes.length === 0) return { changes: 0, firstAttempts: [] };
     const subscriptions = await activeWebhooks(tx);
     const deliveries: NewDelivery[] = [];
     for (const change of changes) {
@@ -39,10 +39,14 @@ export async function dispatchChanges({ db, batchSize = 1000 }: Pick<DispatchDep
         });
       }
     }
-    const deliveryIds: number[] = [];
-    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) deliveryIds.push(...await insertDeliveries(tx, deliveries.slice(i, i + INSERT_CHUNK)));
+    const partnerOf = new Map(subscriptions.map((s) => [s.id, s.partnerId]));
+    const firstAttempts: DeliveryJob[] = [];
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+      const inserted = await insertDeliveries(tx, deliveries.slice(i, i + INSERT_CHUNK));
+      firstAttempts.push(...inserted.map((d) => ({ deliveryId: d.id, attempt: 1, webhookId: d.webhookId, partnerId: partnerOf.get(d.webhookId)! })));
+    }
     await advanceDispatchPosition(tx, changes.at(-1)!.seq);
-    return { changes: changes.length, deliveryIds };
+    return { changes: changes.length, firstAttempts };
   });
 }
 
@@ -51,12 +55,12 @@ export function startDispatcher(deps: DispatchDeps & { intervalMs: number }): { 
   const batchSize = deps.batchSize ?? 1000;
   return runEvery(deps.intervalMs, async () => {
     for (;;) {
-      const { changes, deliveryIds } = await dispatchChanges({ db: deps.db, batchSize });
+      const { changes, firstAttempts } = await dispatchChanges({ db: deps.db, batchSize });
       try {
-        await deps.queue.enqueue(deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })));
+        await deps.queue.enqueue(firstAttempts);
       } catch (err) {
         // Committed: the sweeper enqueues them once Redis answers again.
-        deps.logger.warn({ err, count: deliveryIds.length }, 'enqueueing webhook deliveries failed; the sweeper will');
+        deps.logger.warn({ err, count: firstAttempts.length }, 'enqueueing webhook deliveries failed; the sweeper will');
       }
       if (changes < batchSize) return;
     }

@@ -9,6 +9,8 @@ export interface Received {
   headers: Record<string, string>;
   body: string;
   message: { id: string; type: string; country: string | null; listing_id: string | null; version: number | null; at: string; fields: string[] };
+  /** When the request's body had arrived (Date.now()), for the tests that measure lag. */
+  receivedAt: number;
 }
 
 export interface ReceiverOptions {
@@ -29,7 +31,7 @@ export async function receiver(t: Test, respond: (n: number) => number | Promise
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ headers: req.headers as Record<string, string>, body, message: JSON.parse(body) });
+      requests.push({ headers: req.headers as Record<string, string>, body, message: JSON.parse(body), receivedAt: Date.now() });
       const status = await respond(requests.length);
       if (req.socket.destroyed) return; // the sender gave up waiting
       res.writeHead(status).end();

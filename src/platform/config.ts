@@ -85,6 +85,8 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_PINGS_PER_MINUTE: Type.Integer({ minimum: 1, default: 5, description: 'Test pings (POST /webhooks/:id/test) one subscription may ask for in a minute; the next answers 429 with Retry-After' }),
   WEBHOOK_DELIVERIES_KEPT: Type.Integer({ minimum: 100, default: 1000, description: 'Deliveries kept per subscription: beyond the newest this many, finished ones are deleted (on each ping and by housekeeping), pending ones are kept until sent' }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Webhook deliveries in flight at once per indexer' }),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: Type.Integer({ minimum: 1, maximum: 256, default: 2, description: 'Attempts of one webhook subscription in flight at once per indexer; its other deliveries wait in the queue without taking a slot of WEBHOOK_CONCURRENCY or counting as an attempt' }),
+  WEBHOOK_CONCURRENCY_PER_PARTNER: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'Attempts of one partner\'s subscriptions in flight at once per indexer, so that receivers that never answer hold at most this many of WEBHOOK_CONCURRENCY and delay only their own deliveries' }),
   ANALYTICS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000, description: 'Longest search OpenSearch runs for an analyst through /analytics: the timeout every such search gets (a smaller one asked for is kept); it is cancelled a second later if it still runs' }),
   WEBHOOK_SWEEP_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'A pending delivery overdue by this long is enqueued again (its job was lost); also how soon a test ping goes out' }),
 });
@@ -194,3 +196,8 @@ export const publicUrls = (config: Config) => ({ web: config.PUBLIC_WEB_BASE_URL
 
 /** Which webhook targets the guard lets through (src/webhooks/target-guard.ts). */
 export const webhookTargetPolicy = (config: Config) => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+
+/** How many webhook attempts of one subscription and of one partner run at once (indexer/delivery-slots.ts). */
+export const webhookSlotLimits = (config: Config) => ({
+  perSubscription: config.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, perPartner: config.WEBHOOK_CONCURRENCY_PER_PARTNER,
+});

@@ -13,11 +13,19 @@ export const DeliveryJobSchema = Type.Object({
   deliveryId: Type.Integer({ minimum: 1 }),
   /** 1 for the first attempt. */
   attempt: Type.Integer({ minimum: 1 }),
+  /**
+   * The delivery's subscription and its partner: the worker caps attempts per subscription and per
+   * partner (indexer/delivery-slots.ts) before it reads anything, so a delivery put back at the cap
+   * costs no database query. A job without them (queued by an older indexer) fails as malformed,
+   * and the sweeper enqueues its delivery again in this form.
+   */
+  webhookId: Type.Integer({ minimum: 1 }),
+  partnerId: Type.Integer({ minimum: 1 }),
 });
 export type DeliveryJob = Static<typeof DeliveryJobSchema>;
 
 /** BullMQ job ids must not be digits only nor contain ':'; one id per attempt dedupes re-enqueues. */
-export const deliveryJobId = (job: DeliveryJob) => `delivery-${job.deliveryId}-${job.attempt}`;
+export const deliveryJobId = (job: Pick<DeliveryJob, 'deliveryId' | 'attempt'>) => `delivery-${job.deliveryId}-${job.attempt}`;
 
 export function parseDeliveryJob(data: unknown): DeliveryJob {
   if (!Value.Check(DeliveryJobSchema, data)) throw new Error(`malformed ${DELIVER_JOB} job: ${JSON.stringify(data)}`);

@@ -116,11 +116,10 @@ export async function replaceStoredSecrets(db: DbOrTx, id: number, clear: Pick<W
 
 // --- Deliveries -----------------------------------------------------------------------------------
 
-/** Inserts deliveries due now; a change already fanned out to a subscription is skipped. Returns the new ids. */
-export async function insertDeliveries(db: DbOrTx, deliveries: NewDelivery[]): Promise<number[]> {
-  if (deliveries.length === 0) return [];
-  const rows = await db.insert(webhookDeliveries).values(deliveries).onConflictDoNothing().returning({ id: webhookDeliveries.id });
-  return rows.map((r) => r.id);
+/** Inserts deliveries due now; a change already fanned out to a subscription is skipped. Returns the new ones. */
+export function insertDeliveries(db: DbOrTx, deliveries: NewDelivery[]): Promise<Pick<DeliveryRow, 'id' | 'webhookId'>[]> {
+  if (deliveries.length === 0) return Promise.resolve([]);
+  return db.insert(webhookDeliveries).values(deliveries).onConflictDoNothing().returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
 }
 
 /** The subscription's deliveries, newest first. */
@@ -129,9 +128,13 @@ export function listDeliveries(db: DbOrTx, webhookId: number, limit: number): Pr
     .orderBy(desc(webhookDeliveries.id)).limit(limit);
 }
 
-/** Pending deliveries overdue by more than `graceMs` (their job was lost, or never enqueued), oldest due first. */
-export function findDueDeliveries(db: DbOrTx, graceMs: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
-  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries)
+/**
+ * Pending deliveries overdue by more than `graceMs` (their job was lost, or never enqueued), oldest
+ * due first, with their subscription's partner (the worker's caps count per partner).
+ */
+export function findDueDeliveries(db: DbOrTx, graceMs: number, limit: number): Promise<(Pick<DeliveryRow, 'id' | 'attempts' | 'webhookId'> & { partnerId: number })[]> {
+  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, webhookId: webhookDeliveries.webhookId, partnerId: webhooks.partnerId })
+    .from(webhookDeliveries).innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .where(and(eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.nextAttemptAt, inMs(-graceMs))))
     .orderBy(webhookDeliveries.nextAttemptAt).limit(limit);
 }

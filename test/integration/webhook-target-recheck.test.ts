@@ -47,9 +47,10 @@ t.test('a host allowed when subscribed that resolves to loopback at delivery is 
   const [row] = await listDeliveries(deps.database.db, Number(hook.id), 1);
   t.equal(row?.publicId, ping.json().id);
   const deliveryId = row!.id;
+  const owners = { webhookId: Number(hook.id), partnerId: owner.id };
 
   // The default policy (WEBHOOK_ALLOW_PRIVATE_TARGETS off) at delivery time.
-  t.equal(await attemptDelivery(deliveryDeps(false), { deliveryId, attempt: 1 }), 'retrying');
+  t.equal(await attemptDelivery(deliveryDeps(false), { deliveryId, attempt: 1, ...owners }), 'retrying');
   t.equal(rx.requests.length, 0, 'nothing reached the receiver');
   const listed = await app.inject({ url: `/webhooks/${hook.id}/deliveries`, headers: owner.auth });
   t.equal(listed.statusCode, 200);
@@ -67,7 +68,7 @@ t.test('a host allowed when subscribed that resolves to loopback at delivery is 
 
   // The same delivery with private targets allowed does reach the receiver: the refusal, not the
   // address, kept the first attempt from arriving.
-  t.equal(await attemptDelivery(deliveryDeps(true), { deliveryId, attempt: 2 }), 'delivered');
+  t.equal(await attemptDelivery(deliveryDeps(true), { deliveryId, attempt: 2, ...owners }), 'delivered');
   t.equal(rx.requests.length, 1);
   t.equal(rx.requests[0]?.message.id, ping.json().id);
 });

@@ -18,6 +18,7 @@ import { secretBoxOf } from '../../src/webhooks/secret-box.js';
 import { webhookDeliveries as webhookDeliveriesTable, webhooks as webhooksTable } from '../../src/db/schema.js';
 import { insertDeliveries } from '../../src/webhooks/webhooks-dal.js';
 import { eq, sql } from 'drizzle-orm';
+import { webhookSlotLimits } from '../../src/platform/config.js';
 import { build, config, eventually, listingInput, logger, runId } from '../helper.js';
 import { receiver, type Received } from '../webhook-receiver.js';
 
@@ -44,7 +45,7 @@ function startWebhookDelivery(t: Test, db: Db) {
   const dispatcher = startDispatcher({ db, queue, logger, intervalMs: 100 });
   const worker = startDeliveryWorker({
     db, queue, logger, policy: { allowPrivate: true }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS, secrets,
-    redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 8,
+    redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: 8, limits: webhookSlotLimits(config),
   });
   const sweeper = startDeliverySweeper({ db, queue, logger, graceMs: 200, intervalMs: 200 });
   t.teardown(async () => {

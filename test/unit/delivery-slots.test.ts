@@ -1,0 +1,84 @@
+import t from 'tap';
+import { createDeliverySlots, deferralDelayMs, FIRST_DEFERRAL_MS, MAX_DEFERRAL_MS } from '../../indexer/delivery-slots.js';
+
+const limits = { perSubscription: 2, perPartner: 4 };
+
+t.test('a subscription runs at most its cap of attempts; a release frees one slot', async (t) => {
+  const slots = createDeliverySlots(limits);
+  const hook = { webhookId: 1, partnerId: 10 };
+  const first = slots.tryAcquire(hook);
+  const second = slots.tryAcquire(hook);
+  t.ok(first && second, 'two attempts run');
+  t.equal(slots.tryAcquire(hook), undefined, 'the third waits');
+  first!();
+  t.ok(slots.tryAcquire(hook), 'a slot freed by a finished attempt is taken again');
+  t.same(slots.running(hook), { subscription: 2, partner: 2 });
+});
+
+t.test('a partner runs at most its cap across all its subscriptions', async (t) => {
+  const slots = createDeliverySlots(limits);
+  const taken = [1, 1, 2, 2].map((webhookId) => slots.tryAcquire({ webhookId, partnerId: 10 }));
+  t.ok(taken.every(Boolean), 'four attempts over two subscriptions run');
+  t.equal(slots.tryAcquire({ webhookId: 3, partnerId: 10 }), undefined, 'a third subscription with no attempt of its own waits for its partner');
+  t.same(slots.running({ webhookId: 3, partnerId: 10 }), { subscription: 0, partner: 4 });
+});
+
+t.test('one partner at its cap takes nothing from another', async (t) => {
+  const slots = createDeliverySlots(limits);
+  // Partner 10's receivers never answer: every subscription of it tries, and four attempts run.
+  const held = Array.from({ length: 10 }, (_, i) => slots.tryAcquire({ webhookId: 1 + (i % 5), partnerId: 10 })).filter(Boolean);
+  t.equal(held.length, 4);
+  t.ok(slots.tryAcquire({ webhookId: 100, partnerId: 20 }), "another partner's delivery runs at once");
+  t.ok(slots.tryAcquire({ webhookId: 100, partnerId: 20 }));
+  t.equal(slots.tryAcquire({ webhookId: 100, partnerId: 20 }), undefined, "within its own subscription's cap");
+});
+
+t.test('a refused try takes nothing, and releasing twice frees one slot only', async (t) => {
+  const slots = createDeliverySlots({ perSubscription: 1, perPartner: 1 });
+  const hook = { webhookId: 1, partnerId: 10 };
+  const release = slots.tryAcquire(hook)!;
+  for (let i = 0; i < 5; i++) t.equal(slots.tryAcquire(hook), undefined);
+  release();
+  release();
+  t.same(slots.running(hook), { subscription: 0, partner: 0 }, 'nothing counted below zero');
+  const again = slots.tryAcquire(hook);
+  t.ok(again);
+  t.equal(slots.tryAcquire(hook), undefined, 'the double release did not open a second slot');
+});
+
+t.test('the wait of a delivery put back doubles from the first wait up to the longest, spread over its upper half', async (t) => {
+  t.equal(
+    deferralDelayMs(0, () => 0),
+    FIRST_DEFERRAL_MS / 2,
+  );
+  t.equal(
+    deferralDelayMs(0, () => 0.999999),
+    FIRST_DEFERRAL_MS,
+  );
+  t.equal(
+    deferralDelayMs(1, () => 0.999999),
+    2 * FIRST_DEFERRAL_MS,
+  );
+  t.equal(
+    deferralDelayMs(3, () => 0.999999),
+    8 * FIRST_DEFERRAL_MS,
+  );
+  t.equal(
+    deferralDelayMs(50, () => 0.999999),
+    MAX_DEFERRAL_MS,
+    'never longer than the longest wait',
+  );
+  t.equal(
+    deferralDelayMs(1e9, () => 0),
+    MAX_DEFERRAL_MS / 2,
+  );
+  t.equal(
+    deferralDelayMs(-1, () => 0.999999),
+    FIRST_DEFERRAL_MS,
+    'a count below zero (a stalled job recounted) waits the first wait',
+  );
+  for (let n = 0; n < 30; n++) {
+    const delay = deferralDelayMs(n);
+    t.ok(delay >= FIRST_DEFERRAL_MS / 2 && delay <= MAX_DEFERRAL_MS, `wait ${n}: ${delay} ms within bounds`);
+  }
+});
