@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { execFileSync } from 'node:child_process';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { writeBulk } from '../indexer/bulk-write.js';
+import { writeBulk, type BulkAction } from '../indexer/bulk-write.js';
 import { listingBulkAction } from '../indexer/listing-sync.js';
 import { cancelImport, fileBody, followImport, importResults, readImport, submitImport, type ImportTarget } from '../src/cli/import-client.js';
 import type { ImportJob } from '../src/cli/import-job.js';
@@ -118,6 +118,7 @@ async function rawPipeline() {
   const copySeconds = (performance.now() - copyStarted) / 1000;
   let bulkMs = 0;
   const urls = publicUrls(loadConfig(service.env));
+  const written: BulkAction[] = [];
   for (let at = 0; at < ids.length; at += RAW_BULK_SIZE) {
     const records = await loadListingsForIndex(database.db, ids.slice(at, at + RAW_BULK_SIZE));
     const actions = [...records.values()].map((r) => listingBulkAction(r, service.alias, urls));
@@ -126,9 +127,16 @@ async function rawPipeline() {
     bulkMs += performance.now() - started;
     const failed = outcomes.find((o) => o instanceof Error);
     if (failed) throw failed;
+    written.push(...actions);
   }
   // Gone again before the job: its rows and documents would be other listings of the data set.
-  await opensearch.deleteByQuery({ index: service.alias, body: { query: { terms: { lid: ids } } }, refresh: true });
+  // Deleted by _bulk (the minimal distribution has no _delete_by_query), one version past the index's.
+  for (let at = 0; at < written.length; at += RAW_BULK_SIZE) {
+    const deletes = written.slice(at, at + RAW_BULK_SIZE).map(({ index, id, version }): BulkAction => ({ op: 'delete', index, id, version: version + 1 }));
+    const failed = (await writeBulk(opensearch, deletes, logger)).find((o) => o instanceof Error);
+    if (failed) throw failed;
+  }
+  await opensearch.indices.refresh({ index: service.alias });
   await service.db.query('delete from listings where id = any($1::bigint[])', [ids]);
   await service.db.query('delete from partners where id = $1', [partnerId]);
   return { copySeconds, bulkSeconds: bulkMs / 1000, seconds: copySeconds + bulkMs / 1000 };

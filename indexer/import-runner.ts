@@ -10,15 +10,16 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../src/db/client.js';
 import { createImportQueue, IMPORT_QUEUE, parseRunImportsJob } from '../src/imports/import-queue.js';
-import { parseImportLine } from '../src/imports/import-line.js';
+import { parseImportLine, type ParsedLine } from '../src/imports/import-line.js';
 import {
   addCounts, deleteAbandonedUploads, listingsNotNamedBy, lockImport, markFinished, markRunning, oldestUnfinishedImport, partnersWithUnfinishedImports,
-  pendingLines, recordLineOutcome, type CountsDelta, type ImportRow, type LineError, type LineStatus,
+  pendingLines, recordLineOutcomes, type CountsDelta, type ImportRow, type LineError, type LineOutcomeRow, type LineStatus,
 } from '../src/imports/imports-dal.js';
 import { MAX_LINE_BYTES } from '../src/imports/imports-service.js';
 import type { ListingWrites, WriteOptions } from '../src/listings/change-listing.js';
 import type { ListingsService } from '../src/listings/listings-service.js';
-import { findMappedListing } from '../src/listings/mappings-dal.js';
+import type { Listing } from '../src/listings/listing-view.js';
+import { findMappedListings } from '../src/listings/mappings-dal.js';
 import type { SyncListingJob } from '../src/outbox/jobs.js';
 import type { Caller } from '../src/partners/partners-service.js';
 import { findPartnerById } from '../src/partners/keys-dal.js';
@@ -38,7 +39,7 @@ interface LineOutcome {
 
 export interface ImportRunnerDeps {
   db: Db;
-  listings: Pick<ListingsService, 'create' | 'update' | 'remove'>;
+  listings: Pick<ListingsService, 'create' | 'update' | 'remove' | 'unchangedByPut'>;
   writes: Pick<ListingWrites, 'publish'>;
   logger: Logger;
   batchSize: number;
@@ -48,14 +49,19 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
   /** Set on shutdown: runs stop after their current batch, and the next indexer resumes them. */
   let stopping = false;
 
-  /** Applies one line inside the batch's transaction; a refused item is an outcome, anything else aborts the batch. */
-  async function applyLine(tx: DbOrTx, events: SyncListingJob[], caller: Caller, country: string, content: string | null): Promise<LineOutcome> {
-    const parsed = parseImportLine(content, MAX_LINE_BYTES);
+  /**
+   * Applies one parsed line inside the batch's transaction. `mapped` is the listing its source_id
+   * maps to; `unchanged` the stored listing when a read before the batch found the line equal to
+   * it (no write at all). A refused item is an outcome; anything else aborts the batch.
+   */
+  async function applyLine(
+    tx: DbOrTx, events: SyncListingJob[], caller: Caller, country: string, parsed: ParsedLine, mapped: number | undefined, unchanged: Listing | undefined,
+  ): Promise<LineOutcome> {
     if (!parsed.ok) return { status: 'failed', sourceId: parsed.sourceId, listingId: null, version: null, error: parsed.error };
-    const options: WriteOptions = { channel: 'import', within: { tx, events } };
     const { sourceId, input } = parsed;
+    if (mapped !== undefined && unchanged) return { status: 'unchanged', sourceId, listingId: mapped, version: unchanged.version, error: null };
+    const options: WriteOptions = { channel: 'import', within: { tx, events } };
     try {
-      const mapped = await findMappedListing(tx, caller.partnerId, sourceId);
       if (mapped === undefined) {
         const listing = await listings.create(caller, country, input, options);
         return { status: 'created', sourceId, listingId: Number(listing.id), version: listing.version, error: null };
@@ -84,15 +90,37 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
     return result;
   }
 
-  /** The next batch of lines; false once every line has its outcome (or the job stopped). */
+  /**
+   * The next batch of lines; false once every line has its outcome (or the job stopped). The
+   * batch's mappings and its unchanged lines are found with one query each, so a resubmitted file
+   * costs a read per batch, not a write per line. A line whose source_id an earlier line of the
+   * batch created or updated goes through the write, which compares under the lock.
+   */
   const applyNextLines = (id: number, caller: Caller) => inBatch(id, async (tx, job, events) => {
-    const lines = await pendingLines(tx, id, batchSize);
+    const lines = (await pendingLines(tx, id, batchSize)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
+    const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
+    const mapped = await findMappedListings(tx, caller.partnerId, valid.map((p) => p.sourceId));
+    const candidates = valid.flatMap((p) => {
+      const listingId = mapped.get(p.sourceId);
+      return listingId === undefined ? [] : [{ id: listingId, input: p.input, parsed: p }];
+    });
+    const stored = await listings.unchangedByPut(tx, caller, job.country, candidates);
+    const unchanged = new Map(candidates.map((c, i) => [c.parsed, stored[i]]));
+    const written = new Set<string>();
+    const outcomes: LineOutcomeRow[] = [];
     const delta: CountsDelta = {};
-    for (const { line, content } of lines) {
-      const outcome = await applyLine(tx, events, caller, job.country, content);
-      await recordLineOutcome(tx, id, { line, ...outcome });
+    for (const { line, parsed } of lines) {
+      const sourceId = parsed.ok ? parsed.sourceId : undefined;
+      const fresh = sourceId !== undefined && !written.has(sourceId);
+      const outcome = await applyLine(tx, events, caller, job.country, parsed, sourceId === undefined ? undefined : mapped.get(sourceId), fresh && parsed.ok ? unchanged.get(parsed) : undefined);
+      if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
+        written.add(sourceId);
+        mapped.set(sourceId, outcome.listingId!);
+      }
+      outcomes.push({ line, ...outcome });
       delta[outcome.status] = (delta[outcome.status] ?? 0) + 1;
     }
+    await recordLineOutcomes(tx, id, outcomes);
     await addCounts(tx, id, { ...delta, processed: lines.length });
     return lines.length > 0;
   });

@@ -129,12 +129,17 @@ export function pendingLines(tx: DbOrTx, importId: number, limit: number) {
     .where(and(eq(importLines.importId, importId), isNull(importLines.status))).orderBy(asc(importLines.line)).limit(limit);
 }
 
-export async function recordLineOutcome(tx: DbOrTx, importId: number, outcome: {
+export interface LineOutcomeRow {
   line: number; status: LineStatus; sourceId: string | null; listingId: number | null; version: number | null; error: LineError | null;
-}): Promise<void> {
-  const { line, ...rest } = outcome;
-  // The stored content is no longer needed once the line has its outcome.
-  await tx.update(importLines).set({ ...rest, content: null }).where(and(eq(importLines.importId, importId), eq(importLines.line, line)));
+}
+
+/** Records a batch of lines' outcomes in one statement; the stored content is no longer needed then. */
+export async function recordLineOutcomes(tx: DbOrTx, importId: number, outcomes: LineOutcomeRow[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = JSON.stringify(outcomes.map((o) => ({ line: o.line, status: o.status, source_id: o.sourceId, listing_id: o.listingId, version: o.version, error: o.error })));
+  await tx.execute(sql`update ${importLines} set status = v.status, source_id = v.source_id, listing_id = v.listing_id, version = v.version, error = v.error, content = null
+    from jsonb_to_recordset(${rows}::jsonb) as v(line integer, status text, source_id text, listing_id bigint, version bigint, error jsonb)
+    where ${importLines.importId} = ${importId} and ${importLines.line} = v.line`);
 }
 
 export async function addCounts(tx: DbOrTx, id: number, delta: CountsDelta): Promise<void> {

@@ -16,9 +16,10 @@ import { readListingWithHistory } from './listing-history-dal.js';
 import { patchedListing, restoredListing } from './listing-put-body.js';
 import type { ListingForView } from './listing-records.js';
 import { toContentView, toListing, toPreview, type Listing, type ListingPreview, type PublicUrls } from './listing-view.js';
-import { prepareListingForViewRead } from './listing-reads-dal.js';
+import { loadListingsForView, prepareListingForViewRead } from './listing-reads-dal.js';
 import { clearSubObjects, insertCreatedListing, replaceListing, updateListingToNextVersion, type ListingContent, type SubObjects } from './listing-writes-dal.js';
 import { deleteMappingsOf } from './mappings-dal.js';
+import { isClaimedByOther } from './ownership.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
 
@@ -78,6 +79,22 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
   };
 }
 
+/**
+ * `input`, a PUT body, against the listing as stored: checked with the stored categories as the
+ * known ones (a body that changes nothing has only those; one that changes something is checked
+ * again before it is written), and whether it would change nothing the listing shows.
+ */
+function compareWithStored(record: ListingForView, current: Listing, input: ListingInput, country: string) {
+  const subs = subObjectsOf(input, true);
+  const check = (known: ReadonlySet<string>) => validateListingInput(input, {
+    country, knownCategoryIds: known, keepSubIds: true,
+    existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
+  });
+  const { errors: early, ...asStored } = check(new Set(record.categories.map((c) => c.id)));
+  const view = toContentView(listingFields(input, asStored), subs, country);
+  return { subs, check, view, unchanged: early.length === 0 && changesNothing(current, view) };
+}
+
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
   const loadListingForView = prepareListingForViewRead(db);
 
@@ -101,16 +118,8 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
       const current = toListing(record, urls);
       stored = current;
       const input = await bodyFor(current, tx);
-      const subs = subObjectsOf(input, true);
-      const check = (known: ReadonlySet<string>) => validateListingInput(input, {
-        country, knownCategoryIds: known, keepSubIds: true,
-        existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
-      });
-      // Compared before anything is written, with the stored categories as the known ones: a body
-      // that changes nothing has only those. One that changes something is checked again below.
-      const { errors: early, ...asStored } = check(new Set(record.categories.map((c) => c.id)));
-      const view = toContentView(listingFields(input, asStored), subs, country);
-      if (early.length === 0 && changesNothing(current, view)) {
+      const { subs, check, view, unchanged } = compareWithStored(record, current, input, country);
+      if (unchanged) {
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         return { result: { listing: current, changed: false }, change: null };
       }
@@ -161,6 +170,22 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
       // The listing as the statement stored it: the same as a read after the commit would find.
       const listing = toListing(created, urls, { withImages: false }); // the create response carries no images
       return (options?.dryRun ? toPreview(listing) : listing) as WrittenListing<O>;
+    },
+
+    /**
+     * For each PUT body of a listing by id, the stored listing when the body would change nothing
+     * and the caller may write it (else undefined): read in one query without a lock. A bulk import records
+     * them as unchanged with no write at all; it sends the others through `update`, which compares
+     * again under the lock, so a write that raced this read is never missed.
+     */
+    async unchangedByPut(tx: DbOrTx, caller: Caller, country: string, items: { id: number; input: ListingInput }[]): Promise<(Listing | undefined)[]> {
+      const records = await loadListingsForView(tx, [...new Set(items.map((item) => item.id))]);
+      return items.map(({ id, input }) => {
+        const record = records.get(id);
+        if (!record || record.row.country !== country || record.row.deletedAt || isClaimedByOther(record.row.claimedBy, caller)) return undefined;
+        const current = toListing(record, urls);
+        return compareWithStored(record, current, input, country).unchanged ? current : undefined;
+      });
     },
 
     /** PUT: replaces the listing's content. */

@@ -1,5 +1,5 @@
 // The SQL of partners' mappings (source_id → listing id, docs/contract.md §10).
-import { and, asc, count, eq, like, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { mappings } from '../db/schema.js';
 
@@ -8,6 +8,14 @@ export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId:
   const [existing] = await tx.select({ listingId: mappings.listingId }).from(mappings)
     .where(and(eq(mappings.partnerId, partnerId), eq(mappings.sourceId, sourceId)));
   return existing?.listingId;
+}
+
+/** The listings a partner's source_ids map to, by source_id (those mapped). */
+export async function findMappedListings(tx: DbOrTx, partnerId: number, sourceIds: string[]): Promise<Map<string, number>> {
+  if (sourceIds.length === 0) return new Map();
+  const rows = await tx.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
+    .where(and(eq(mappings.partnerId, partnerId), inArray(mappings.sourceId, [...new Set(sourceIds)])));
+  return new Map(rows.map((r) => [r.sourceId, r.listingId]));
 }
 
 /** Makes `sourceId` the partner's one mapping of the listing, replacing the one it had. */

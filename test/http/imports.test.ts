@@ -107,6 +107,13 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.same(await changeKinds(aId), ['created', 'updated'], 'one change per created or updated item, none for the unchanged one');
   t.same(await changeKinds(bId), ['created', 'updated']);
   t.equal((await readListing(bId)).json().place, 'Potsdam');
+
+  // Unchanged lines are found by one read before the batch; a line equal to the listing as it was
+  // before an earlier line of the same job changed it is still applied.
+  const third = await run(alice.auth, [{ ...a, description: 'Closed for cake' }, { ...a, description: 'Now with cake' }]);
+  t.match(third.counts, { processed: 2, updated: 2, unchanged: 0 });
+  t.same((await results(alice.auth, third.id)).map((l) => [l.status, l.version]), [['updated', 3], ['updated', 4]]);
+  t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
 t.test('a mapped source_id whose listing another partner claims fails with forbidden', async (t) => {
