@@ -51,16 +51,23 @@ export function slowUpload(t: Test, port: number, path: string, headers: Record<
   return { answer, leave: () => socket.destroy() };
 }
 
+export interface StalledReader {
+  /** The status line and headers, once they came (the body part so far, too). */
+  head: Promise<RawAnswer>;
+  /** Reads on: everything that arrived after the headers, once the server closed the connection. */
+  readRest(): Promise<string>;
+}
+
 /**
  * A client that sends a GET and, once the status line and headers have come, reads nothing more:
  * the answer fills the socket buffers on both sides and then cannot be written any further.
- * Resolves with the status and headers.
  */
-export function stalledReader(t: Test, port: number, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export function stalledReader(t: Test, port: number, path: string, headers: Record<string, string> = {}): StalledReader {
   const started = Date.now();
   const socket = open(t, port, `GET ${path} HTTP/1.1\r\n${headLines(headers)}\r\n`);
   let received = '';
-  return new Promise<RawAnswer>((resolve, reject) => {
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const head = new Promise<RawAnswer>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       received += chunk.toString('latin1');
       if (!received.includes('\r\n\r\n')) return;
@@ -70,6 +77,17 @@ export function stalledReader(t: Test, port: number, path: string, headers: Reco
       resolve(parseAnswer(received, started));
     };
     socket.on('data', onData);
-    socket.once('close', () => reject(new Error(`the connection closed before the headers: ${received.slice(0, 200)}`)));
+    void closed.then(() => reject(new Error(`the connection closed before the headers: ${received.slice(0, 200)}`)));
   });
+  return {
+    head,
+    async readRest() {
+      await head;
+      let rest = '';
+      socket.on('data', (chunk: Buffer) => { rest += chunk.toString('latin1'); });
+      socket.resume();
+      await closed;
+      return rest;
+    },
+  };
 }
