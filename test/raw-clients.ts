@@ -4,7 +4,12 @@
 import { connect, type Socket } from 'node:net';
 import type { Test } from 'tap';
 
-export interface RawAnswer { status: number; headers: Record<string, string>; body: string; ms: number }
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  ms: number;
+}
 
 function parseAnswer(received: string, started: number): RawAnswer {
   const [headText = '', body = ''] = received.split('\r\n\r\n');
@@ -25,8 +30,10 @@ function open(t: Test, port: number, request: string): Socket {
   return socket;
 }
 
-const headLines = (headers: Record<string, string>) => Object.entries({ host: 'localhost', ...headers })
-  .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+const headLines = (headers: Record<string, string>) =>
+  Object.entries({ host: 'localhost', ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
 
 export interface SlowUpload {
   /** What the server answered, once it closed the connection. */
@@ -43,11 +50,15 @@ export function slowUpload(t: Test, port: number, path: string, headers: Record<
   const trickle = setInterval(() => socket.writable && socket.write('a'), 200);
   t.teardown(() => clearInterval(trickle));
   let received = '';
-  socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; });
-  const answer = new Promise<RawAnswer>((resolve) => socket.on('close', () => {
-    clearInterval(trickle);
-    resolve(parseAnswer(received, started));
-  }));
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    received += chunk;
+  });
+  const answer = new Promise<RawAnswer>((resolve) =>
+    socket.on('close', () => {
+      clearInterval(trickle);
+      resolve(parseAnswer(received, started));
+    }),
+  );
   return { answer, leave: () => socket.destroy() };
 }
 
@@ -84,7 +95,9 @@ export function stalledReader(t: Test, port: number, path: string, headers: Reco
     async readRest() {
       await head;
       let rest = '';
-      socket.on('data', (chunk: Buffer) => { rest += chunk.toString('latin1'); });
+      socket.on('data', (chunk: Buffer) => {
+        rest += chunk.toString('latin1');
+      });
       socket.resume();
       await closed;
       return rest;

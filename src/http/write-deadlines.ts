@@ -25,11 +25,14 @@ export function watchWrites(out: Writable, { stallMs, maxMs }: WriteDeadlines, e
   };
   // `writableNeedDrain` says a write was refused and no 'drain' came yet. Checked a few times a
   // stall period, so a stall is noticed at most a quarter period late; every 'drain' restarts it.
-  const check = setInterval(() => {
-    if (!out.writableNeedDrain) return drained();
-    blockedSince ??= Date.now();
-    if (Date.now() - blockedSince >= stallMs) end('stalled');
-  }, Math.max(10, Math.floor(stallMs / 4)));
+  const check = setInterval(
+    () => {
+      if (!out.writableNeedDrain) return drained();
+      blockedSince ??= Date.now();
+      if (Date.now() - blockedSince >= stallMs) end('stalled');
+    },
+    Math.max(10, Math.floor(stallMs / 4)),
+  );
   const total = setTimeout(() => end('too_long'), maxMs);
   check.unref();
   total.unref();

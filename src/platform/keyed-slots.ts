@@ -33,7 +33,8 @@ export function createKeyedSlots({ size, waitMs }: { size: number; waitMs: numbe
       held = false;
       busy.delete(key);
       const next = queue.shift();
-      if (next) next.grant(); // the slot passes on without ever being free
+      if (next)
+        next.grant(); // the slot passes on without ever being free
       else free++;
     };
   }

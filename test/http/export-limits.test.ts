@@ -41,7 +41,7 @@ t.test('a client that stops reading loses its export after EXPORT_STALL_MS: its 
   const started = Date.now();
   const next = await exportOf(app, other.auth);
   const ms = Date.now() - started;
-  t.equal(next.statusCode, 200, 'another key\'s export, waiting for the only slot, is served');
+  t.equal(next.statusCode, 200, "another key's export, waiting for the only slot, is served");
   t.ok(ms < 8000, `within ${ms} ms: the buffers filled and the stall deadline passed, far below the idle timeout`);
   await allIdle();
   const rest = await stalled.readRest();
@@ -50,7 +50,7 @@ t.test('a client that stops reading loses its export after EXPORT_STALL_MS: its 
   t.equal((await exportOf(app, bulk.auth)).statusCode, 200, 'its key may export again');
 });
 
-t.test('a key\'s second export while its first runs is 429 at once; a wait for a slot past EXPORT_WAIT_MS is 503; EXPORT_MAX_MS ends any export', async (t) => {
+t.test("a key's second export while its first runs is 429 at once; a wait for a slot past EXPORT_WAIT_MS is 503; EXPORT_MAX_MS ends any export", async (t) => {
   const MAX_MS = 2500;
   const WAIT_MS = 500;
   const { app, port, bulk, partner, allIdle } = await exportApp(t, { EXPORT_MAX_MS: MAX_MS, EXPORT_WAIT_MS: WAIT_MS });
@@ -60,7 +60,7 @@ t.test('a key\'s second export while its first runs is 429 at once; a wait for a
   t.equal((await first.head).status, 200, 'the first export streams (and its client stops reading)');
 
   const second = await exportOf(app, bulk.auth);
-  t.equal(second.statusCode, 429, 'the same key\'s second export');
+  t.equal(second.statusCode, 429, "the same key's second export");
   t.equal(second.json().type, 'rate_limited');
   t.equal(second.headers['retry-after'], '10', 'with Retry-After');
 

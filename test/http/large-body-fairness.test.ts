@@ -32,7 +32,9 @@ async function upload({ auth, path }: { auth: { authorization: string }; path: s
   const base64 = jpegOfSize(900_000, `fairness ${runId} ${++uploads}`).toString('base64');
   const started = Date.now();
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST', body: JSON.stringify({ type: 'photo', caption: '', base64 }), headers: { ...auth, 'content-type': 'application/json' },
+    method: 'POST',
+    body: JSON.stringify({ type: 'photo', caption: '', base64 }),
+    headers: { ...auth, 'content-type': 'application/json' },
     signal: AbortSignal.timeout(BODY_TIMEOUT_MS * 2),
   });
   await res.arrayBuffer();
@@ -41,19 +43,19 @@ async function upload({ auth, path }: { auth: { authorization: string }; path: s
 
 const [a, b, c, d, e] = [await uploader(), await uploader(), await uploader(), await uploader(), await uploader()];
 
-t.test('one key\'s two trickling uploads hold one slot: its second is 429 at once, another key\'s 1.2 MB upload is served promptly', async (t) => {
+t.test("one key's two trickling uploads hold one slot: its second is 429 at once, another key's 1.2 MB upload is served promptly", async (t) => {
   const first = slowUpload(t, port, a.path, a.auth);
   await new Promise((r) => setTimeout(r, 300)); // the first holds a slot now
   const second = slowUpload(t, port, a.path, a.auth);
   const refused = await second.answer;
-  t.equal(refused.status, 429, 'the same key\'s second large body is refused');
+  t.equal(refused.status, 429, "the same key's second large body is refused");
   t.equal(JSON.parse(refused.body).type, 'rate_limited');
   t.equal(refused.headers['retry-after'], '1', 'with Retry-After');
   t.equal(refused.headers.connection, 'close', 'unread: the connection closes after the answer');
   t.ok(refused.ms < 1000, `at once (${refused.ms} ms)`);
 
   const served = await upload(b);
-  t.equal(served.status, 201, 'another partner\'s complete upload is stored');
+  t.equal(served.status, 201, "another partner's complete upload is stored");
   t.ok(served.ms < 2000, `promptly (${served.ms} ms), well under the ${BODY_TIMEOUT_MS} ms a trickling upload may hold its slot`);
   t.equal((await upload(c)).status, 201, 'and the next one too: the slow key holds one slot, not both');
   first.leave();

@@ -7,10 +7,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Acquires and records the outcome as it arrives. */
 function taker(slots: ReturnType<typeof createKeyedSlots>) {
   const got = new Map<string, Acquired>();
-  const take = (name: string, key: string, signal?: AbortSignal) => slots.acquire(key, signal).then((r) => {
-    got.set(name, r);
-    return r;
-  });
+  const take = (name: string, key: string, signal?: AbortSignal) =>
+    slots.acquire(key, signal).then((r) => {
+      got.set(name, r);
+      return r;
+    });
   const release = (name: string) => {
     const r = got.get(name);
     if (!r?.ok) throw new Error(`${name} holds no slot`);
@@ -22,7 +23,10 @@ function taker(slots: ReturnType<typeof createKeyedSlots>) {
 t.test('the first `size` keys take a slot at once, the next wait and are served in arrival order', async (t) => {
   const slots = createKeyedSlots({ size: 2, waitMs: 60_000 });
   const { got, take, release } = taker(slots);
-  void take('a', 'A'); void take('b', 'B'); void take('c', 'C'); void take('d', 'D');
+  void take('a', 'A');
+  void take('b', 'B');
+  void take('c', 'C');
+  void take('d', 'D');
   await settled();
   t.same([...got.keys()], ['a', 'b'], 'two hold a slot');
   t.equal(slots.waiting, 2);
