@@ -1,6 +1,7 @@
 // Builds the real app on the real services (test database, test index prefix, test queue prefix
 // set by scripts/test.sh) and tears it down after the test.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { createImportRunner, startImportWorker } from '../indexer/import-runner.js';
@@ -120,6 +121,28 @@ export async function indexedDocument(deps: ApiDeps, country: string, id: string
   const res = await deps.opensearch.get({ index: names.listingsAlias(country), id: `${country}:${id}` }, { ignore: [404] });
   const body = res.body as { found?: boolean; _source?: Record<string, unknown>; _version?: number };
   return body.found ? { source: body._source!, version: body._version! } : null;
+}
+
+/**
+ * Inserts `count` listings created and claimed by one partner straight into the database, each
+ * with a description of `descriptionBytes` (0: none): for tests of size, such as an export too
+ * large for the socket buffers. They reach no outbox, feed or index, and no other test may meet
+ * them: call the returned function in the test's teardown, which deletes them again.
+ */
+export async function insertBulkListings(deps: ApiDeps, { country, partnerId, count, descriptionBytes = 0 }: {
+  country: string; partnerId: number; count: number; descriptionBytes?: number;
+}): Promise<() => Promise<void>> {
+  const { db } = deps.database;
+  await db.execute(sql`
+    insert into listings (country, name, address, zip, place, description, hours, created_by, claimed_by, version)
+    select ${country}, 'Massenware ' || g || ' ' || ${runId}, 'Ring ' || g, '1010', 'Wien', nullif(repeat('x', ${descriptionBytes}), ''), '{}'::jsonb, ${partnerId}, ${partnerId}, 1
+    from generate_series(1, ${count}) g`);
+  await db.execute(sql`
+    insert into listing_categories (listing_id, position, country, category_id)
+    select id, 0, ${country}, 'shop/bakery' from listings where claimed_by = ${partnerId}`);
+  return async () => {
+    await db.execute(sql`delete from listings where claimed_by = ${partnerId}`);
+  };
 }
 
 export function listingInput(overrides: Partial<ListingInput> = {}): ListingInput {

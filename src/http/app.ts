@@ -11,7 +11,7 @@ import { installEarlyAnswers } from '../plugins/early-answers.js';
 import { installErrorHandler } from '../plugins/error-handler.js';
 import { answerClientError, answerFrameworkError } from '../plugins/http-errors.js';
 import { installIdempotency } from '../plugins/idempotency.js';
-import { installLargeBodyGate } from '../plugins/large-body-gate.js';
+import { createLargeBodyGate } from '../plugins/large-body-gate.js';
 import { installMetrics } from '../plugins/metrics.js';
 import { installOpenApi } from '../plugins/openapi.js';
 import { authFailureNamespace, createAuthFailureLimit, createKeyRateLimit, installAddressRateLimit, keyRateLimitNamespace } from '../plugins/rate-limit.js';
@@ -114,12 +114,16 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   const keyRateLimit = createKeyRateLimit({ redis: deps.redis, namespace: keyRateLimitNamespace(config.QUEUE_PREFIX), max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   // One count of failed authentications per address for every scope (docs/contract.md §11).
   const authFailures = createAuthFailureLimit({ redis: deps.redis, namespace: authFailureNamespace(config.QUEUE_PREFIX), max: config.AUTH_FAILURE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  // One set of large-body slots for the instance, whichever scope a body arrives in.
+  const largeBodyGate = createLargeBodyGate({
+    thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, waitMs: config.LARGE_BODY_WAIT_MS, timeoutMs: config.LARGE_BODY_TIMEOUT_MS,
+  });
   await app.register(async (countryScope) => {
     // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
     // of large bodies, so that only a valid key is counted or ever holds a slot.
     installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries, authFailures });
     keyRateLimit(countryScope);
-    installLargeBodyGate(countryScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    largeBodyGate(countryScope);
     installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
     await countryScope.register(listingRoutes, { listings: deps.listings, history: deps.history });
     await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
@@ -130,21 +134,24 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
     await countryScope.register(matchRoutes, { match: deps.match });
     await countryScope.register(categoryRoutes, { categories: deps.categories });
     await countryScope.register(changeRoutes, { changes: deps.changes });
-    await countryScope.register(exportRoutes, { exports: deps.exports, concurrency: config.EXPORT_CONCURRENCY });
+    await countryScope.register(exportRoutes, {
+      exports: deps.exports,
+      limits: { concurrency: config.EXPORT_CONCURRENCY, waitMs: config.EXPORT_WAIT_MS, stallMs: config.EXPORT_STALL_MS, maxMs: config.EXPORT_MAX_MS },
+    });
     await countryScope.register(importRoutes, { imports: deps.imports, bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
   }, { prefix: '/:country' });
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {
     installPartnerAuth(partnerScope, { partners: deps.partners, authFailures });
     keyRateLimit(partnerScope);
-    installLargeBodyGate(partnerScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    largeBodyGate(partnerScope);
     await partnerScope.register(webhookRoutes, { webhooks: deps.webhooks });
   });
   // The analysts' door to the index (docs/contract.md §22): analyst and admin keys, the same limits.
   await app.register(async (analyticsScope) => {
     installAnalyticsAuth(analyticsScope, { partners: deps.partners, authFailures });
     keyRateLimit(analyticsScope);
-    installLargeBodyGate(analyticsScope, { thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, timeoutMs: config.LARGE_BODY_TIMEOUT_MS });
+    largeBodyGate(analyticsScope);
     await analyticsScope.register(analyticsRoutes, { analytics: deps.analytics });
   });
 

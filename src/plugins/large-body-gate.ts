@@ -2,33 +2,14 @@
 // in the kernel's socket buffers, so the memory that bodies take stays bounded however many
 // uploads arrive at once, and the API can run with a fixed heap (docs/architecture.md, "Memory").
 // The gate sits behind authentication, and a slot is held only until the body's deadline, so
-// neither a client without a key nor a slow client can keep partners' uploads waiting.
+// neither a client without a key nor a slow client can keep partners' uploads waiting. The slots
+// are fair between keys (src/platform/keyed-slots.ts): a key sends one large body at a time (a
+// second one at once is 429), and a body that finds no free slot within LARGE_BODY_WAIT_MS is 503,
+// so one partner's slow uploads cannot queue everyone else's (docs/security.md).
 import { finished, PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../platform/errors.js';
-
-/** A counting semaphore: `acquire` resolves when one of `size` slots is free. */
-export function createSlots(size: number) {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  return {
-    async acquire(): Promise<void> {
-      if (free > 0) {
-        free--;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    },
-    release(): void {
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    },
-    get waiting() {
-      return waiting.length;
-    },
-  };
-}
+import { AppError, rateLimited, unavailable } from '../platform/errors.js';
+import { createKeyedSlots } from '../platform/keyed-slots.js';
 
 export function isLargeBody(request: FastifyRequest, thresholdBytes: number): boolean {
   const length = Number(request.headers['content-length']);
@@ -36,23 +17,40 @@ export function isLargeBody(request: FastifyRequest, thresholdBytes: number): bo
   return Number.isFinite(length) ? length > thresholdBytes : request.headers['transfer-encoding'] !== undefined;
 }
 
+export interface LargeBodyGateOptions {
+  thresholdBytes: number;
+  /** Slots for the whole instance, shared by every scope the gate is installed in. */
+  concurrency: number;
+  /** How long a body may wait for a slot. */
+  waitMs: number;
+  /** How long a body holding a slot may take to arrive. */
+  timeoutMs: number;
+}
+
 /**
- * Register in the scope of authenticated routes: preParsing runs after their onRequest
- * authentication, so only a caller with a valid key ever waits for or holds a slot.
+ * One gate for the instance; install it in the scope of each group of authenticated routes:
+ * preParsing runs after their onRequest authentication, so only a caller with a valid key ever
+ * waits for or holds a slot, and `request.caller` names its key.
  */
-export function installLargeBodyGate(app: FastifyInstance, opts: { thresholdBytes: number; concurrency: number; timeoutMs: number }): void {
-  const slots = createSlots(opts.concurrency);
-  app.addHook('preParsing', async (request, reply, payload) => {
+export function createLargeBodyGate(opts: LargeBodyGateOptions): (scope: FastifyInstance) => void {
+  const slots = createKeyedSlots({ size: opts.concurrency, waitMs: opts.waitMs });
+  return (scope) => scope.addHook('preParsing', async (request, reply, payload) => {
     if (!isLargeBody(request, opts.thresholdBytes)) return payload;
-    await slots.acquire();
+    // A client that leaves while it waits gives its place up at once.
+    const waiting = new AbortController();
+    const leave = () => waiting.abort();
+    reply.raw.once('close', leave);
+    const slot = await slots.acquire(request.caller.keyHash, waiting.signal);
+    reply.raw.off('close', leave);
+    if (!slot.ok) {
+      if (slot.reason === 'key_busy') throw rateLimited('this key is already sending a large body; send large bodies one at a time', 1);
+      if (slot.reason === 'timeout') throw unavailable(`no large-body slot came free within ${opts.waitMs} ms`, opts.waitMs / 1000);
+      return payload; // the client left while waiting: nobody to answer
+    }
     // The slot is held until the answer is sent or the connection dies, whichever comes first.
-    let held = true;
-    const release = () => {
-      if (held) slots.release();
-      held = false;
-    };
+    const release = slot.release;
     if (request.raw.destroyed) {
-      release(); // the client left while waiting
+      release(); // the client left just as the slot came
       return payload;
     }
     // A route may allow its body more time (a bulk import: src/routes/imports.ts).

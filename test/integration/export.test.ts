@@ -4,10 +4,10 @@
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import t from 'tap';
 import { listings } from '../../src/db/schema.js';
-import { build, config, eventually, listingInput, runId } from '../helper.js';
+import { build, config, eventually, insertBulkListings, listingInput, runId } from '../helper.js';
 
 const country = 'at';
 const { app, deps, partner } = await build(t);
@@ -160,17 +160,7 @@ t.test('export + change feed from changes_after = a mirror of every live listing
 t.test('an export the client abandons gives back its database connection and its slot', async (t) => {
   // Enough listings of one fresh partner for a body that does not fit the socket buffers at once.
   const bulk = await partner();
-  await db.execute(sql`
-    insert into listings (country, name, address, zip, place, hours, created_by, claimed_by, version)
-    select ${country}, 'Exportmasse ' || g || ' ' || ${runId}, 'Ring ' || g, '1010', 'Wien', '{}'::jsonb, ${bulk.id}, ${bulk.id}, 1
-    from generate_series(1, 1500) g`);
-  await db.execute(sql`
-    insert into listing_categories (listing_id, position, country, category_id)
-    select id, 0, ${country}, 'shop/bakery' from listings where claimed_by = ${bulk.id}`);
-  // Hard-deleted afterwards: no other test may meet these rows (they are in no change feed either).
-  t.teardown(async () => {
-    await db.execute(sql`delete from listings where claimed_by = ${bulk.id}`);
-  });
+  t.teardown(await insertBulkListings(deps, { country, partnerId: bulk.id, count: 1500 }));
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
@@ -184,8 +174,13 @@ t.test('an export the client abandons gives back its database connection and its
     });
     req.on('error', () => {});
   });
-  for (let i = 0; i < config.EXPORT_CONCURRENCY + 1; i++) await abandon();
-  await eventually(async () => (pool.idleCount === pool.totalCount ? true : undefined), 10_000, 'every pooled connection to be idle again');
+  const allIdle = () => eventually(async () => (pool.idleCount === pool.totalCount ? true : undefined), 10_000, 'every pooled connection to be idle again');
+  // One after the other: a key exports one at a time, and the server learns of each departure a
+  // moment after the client left.
+  for (let i = 0; i < config.EXPORT_CONCURRENCY + 1; i++) {
+    await abandon();
+    await allIdle();
+  }
 
   const res = await exportOf(bulk.auth);
   t.equal(res.statusCode, 200, 'the export slots were given back');

@@ -1,18 +1,22 @@
 // Slow clients against the large-body gate (src/plugins/large-body-gate.ts), over real sockets:
 // requests without a valid key or to unknown routes are answered before their body is read and
 // never take a slot; an authenticated client that sends too slowly loses its slot after
-// LARGE_BODY_TIMEOUT_MS. Either way a partner's upload goes through.
+// LARGE_BODY_TIMEOUT_MS. Either way a partner's upload goes through. Fairness between keys (one
+// slot per key, a bounded wait): test/http/large-body-fairness.test.ts.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { generateApiKey } from '../../src/partners/api-keys.js';
 import { build, listingInput } from '../helper.js';
+import { slowUpload as rawSlowUpload } from '../raw-clients.js';
 
 const BODY_TIMEOUT_MS = 1500;
 // Bodies over 1 KiB count as large, so that a small real image is gated like a big one.
-const { app, partner } = await build(t, { config: { LARGE_BODY_BYTES: 1024, LARGE_BODY_CONCURRENCY: 2, LARGE_BODY_TIMEOUT_MS: BODY_TIMEOUT_MS } });
+// The upload may wait for the slow clients' whole deadline here.
+const { app, partner } = await build(t, { config: { LARGE_BODY_BYTES: 1024, LARGE_BODY_CONCURRENCY: 2, LARGE_BODY_TIMEOUT_MS: BODY_TIMEOUT_MS, LARGE_BODY_WAIT_MS: BODY_TIMEOUT_MS + 3000 } });
 const own = await partner();
+// Two other partners, each sending one slow body: a key holds one slot at most.
+const slowKeys = [await partner(), await partner()];
 const listingId = (await app.inject({ method: 'POST', url: '/de/listings', headers: own.auth, payload: listingInput() })).json().id as string;
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
@@ -23,39 +27,7 @@ const image = JSON.stringify({
   base64: readFileSync(new URL('../fixtures/images/tiny.jpg', import.meta.url)).toString('base64'),
 });
 
-interface Answer { status: number; headers: Record<string, string>; body: string; ms: number }
-
-/**
- * A client that announces a 2 MB body and then sends one byte every 200 ms. `answer` resolves when
- * the server has closed the connection, with what it answered.
- */
-function slowUpload(path: string, headers: Record<string, string> = {}) {
-  const started = Date.now();
-  const socket = connect(port, '127.0.0.1');
-  let received = '';
-  const head = Object.entries({ host: 'localhost', 'content-type': 'application/json', 'content-length': '2000000', ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n{"type":"photo","caption":"`);
-  const trickle = setInterval(() => socket.writable && socket.write('a'), 200);
-  socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; });
-  socket.on('error', () => {}); // writing after the server closed: expected
-  const answer = new Promise<Answer>((resolve) => socket.on('close', () => {
-    clearInterval(trickle);
-    const [headText = '', body = ''] = received.split('\r\n\r\n');
-    const [statusLine = '', ...lines] = headText.split('\r\n');
-    resolve({
-      status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0),
-      headers: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()])),
-      body,
-      ms: Date.now() - started,
-    });
-  }));
-  t.teardown(() => {
-    clearInterval(trickle);
-    socket.destroy();
-  });
-  return answer;
-}
+const slowUpload = (path: string, headers: Record<string, string> = {}) => rawSlowUpload(t, port, path, headers).answer;
 
 async function upload() {
   const started = Date.now();
@@ -94,7 +66,7 @@ t.test('slow big bodies without a key or to unknown routes are refused unread an
 });
 
 t.test('a slow authenticated client loses its slot after LARGE_BODY_TIMEOUT_MS', async (t) => {
-  const slow = [slowUpload(`/de/listings/${listingId}/images`, own.auth), slowUpload(`/de/listings/${listingId}/images`, own.auth)];
+  const slow = slowKeys.map((key) => slowUpload(`/de/listings/${listingId}/images`, key.auth));
   await new Promise((r) => setTimeout(r, 300)); // both hold a slot now
   const started = Date.now();
   const { status, ms } = await upload();
