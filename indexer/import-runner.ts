@@ -23,6 +23,7 @@ import { findMappedListings } from '../src/listings/mappings-dal.js';
 import type { SyncListingJob } from '../src/outbox/jobs.js';
 import type { Caller } from '../src/partners/partners-service.js';
 import { findPartnerById } from '../src/partners/keys-dal.js';
+import { refusedDataState } from '../src/db/pg-errors.js';
 import { AppError } from '../src/platform/errors.js';
 import { runEvery } from './periodic.js';
 
@@ -56,11 +57,12 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
    */
   async function applyLine(
     tx: DbOrTx, events: SyncListingJob[], caller: Caller, country: string, parsed: ParsedLine, mapped: number | undefined, unchanged: Listing | undefined,
+    createWithoutSavepoint: boolean,
   ): Promise<LineOutcome> {
     if (!parsed.ok) return { status: 'failed', sourceId: parsed.sourceId, listingId: null, version: null, error: parsed.error };
     const { sourceId, input } = parsed;
     if (mapped !== undefined && unchanged) return { status: 'unchanged', sourceId, listingId: mapped, version: unchanged.version, error: null };
-    const options: WriteOptions = { channel: 'import', within: { tx, events } };
+    const options: WriteOptions = { channel: 'import', within: { tx, events, createWithoutSavepoint } };
     try {
       if (mapped === undefined) {
         const listing = await listings.create(caller, country, input, options);
@@ -70,6 +72,12 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
       const { listing, changed } = await listings.update(caller, country, mapped, input, options);
       return { status: changed ? 'updated' : 'unchanged', sourceId, listingId: Number(listing.id), version: listing.version, error: null };
     } catch (err) {
+      // In a savepoint the line's failure leaves the batch usable: the line fails alone. Without one
+      // the transaction is aborted, and the batch runs again with savepoints (applyNextLines).
+      const refused = createWithoutSavepoint ? undefined : refusedDataState(err);
+      if (refused) {
+        return { status: 'failed', sourceId, listingId: null, version: null, error: { type: 'validation', message: 'the database refused the listing', details: [`sqlstate: ${refused}`] } };
+      }
       if (!(err instanceof AppError)) throw err;
       const { type, message, details } = err.toBody();
       return { status: 'failed', sourceId, listingId: null, version: null, error: { type, message, details: Array.isArray(details) ? details : [] } };
@@ -95,8 +103,21 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
    * batch's mappings and its unchanged lines are found with one query each, so a resubmitted file
    * costs a read per batch, not a write per line. A line whose source_id an earlier line of the
    * batch created or updated goes through the write, which compares under the lock.
+   *
+   * Creates run without savepoints first (one round trip each instead of three). A create that
+   * fails in the database then aborts the batch's transaction; the batch is rolled back and run
+   * again with a savepoint for every write, where that line fails alone.
    */
-  const applyNextLines = (id: number, caller: Caller) => inBatch(id, async (tx, job, events) => {
+  async function applyNextLines(id: number, caller: Caller): Promise<boolean | undefined> {
+    try {
+      return await applyLines(id, caller, true);
+    } catch (err) {
+      logger.debug({ err, importId: id }, 'import batch rolled back; running it again with savepoints');
+      return applyLines(id, caller, false);
+    }
+  }
+
+  const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) => inBatch(id, async (tx, job, events) => {
     const lines = (await pendingLines(tx, id, batchSize)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
     const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
     const mapped = await findMappedListings(tx, caller.partnerId, valid.map((p) => p.sourceId));
@@ -112,7 +133,10 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
     for (const { line, parsed } of lines) {
       const sourceId = parsed.ok ? parsed.sourceId : undefined;
       const fresh = sourceId !== undefined && !written.has(sourceId);
-      const outcome = await applyLine(tx, events, caller, job.country, parsed, sourceId === undefined ? undefined : mapped.get(sourceId), fresh && parsed.ok ? unchanged.get(parsed) : undefined);
+      const outcome = await applyLine(
+        tx, events, caller, job.country, parsed, sourceId === undefined ? undefined : mapped.get(sourceId), fresh && parsed.ok ? unchanged.get(parsed) : undefined,
+        createWithoutSavepoint,
+      );
       if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
         written.add(sourceId);
         mapped.set(sourceId, outcome.listingId!);

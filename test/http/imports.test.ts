@@ -116,6 +116,21 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
+t.test('a line the database refuses fails alone; the batch is rolled back and run again, no line applied twice', async (t) => {
+  // scripts/test.sh adds a check constraint refusing names with this marker (test/http/logs.test.ts):
+  // a create that fails in PostgreSQL, not in validation. Creates run without savepoints first, so
+  // it aborts the batch's transaction, which runs again with a savepoint per line.
+  const [before, refused, after] = [item(), item({ name: `Geheimname ${runId}` }), item()];
+  const job = await run(alice.auth, [before, refused, after]);
+  t.equal(job.status, 'done');
+  t.match(job.counts, { lines: 3, processed: 3, created: 2, failed: 1 });
+  const lines = await results(alice.auth, job.id);
+  t.same(lines.map((l) => l.status), ['created', 'failed', 'created']);
+  t.same(lines[1]!.error, { type: 'validation', message: 'the database refused the listing', details: ['sqlstate: 23514'] }, 'the error does not repeat the refused data');
+  t.same(await changeKinds(lines[0]!.id!), ['created'], 'the line before it was applied once');
+  t.same(await changeKinds(lines[2]!.id!), ['created'], 'and the line after it');
+});
+
 t.test('a mapped source_id whose listing another partner claims fails with forbidden', async (t) => {
   const sourceId = `imp-${runId}-taken`;
   const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: alice.auth, payload: listingInput() })).json();
