@@ -8,6 +8,7 @@
 // reported beside the first ones with what the new index fields and queries cost.
 //   npm run bench:relevance -- --smoke        5 000 listings (a check that it runs)
 //   npm run bench:relevance -- --quick        50 000 listings
+//   npm run bench:relevance -- --path         200 000 listings (the data set of bench:path)
 //   npm run bench:relevance                   1 000 000 listings
 //   options: --per-class N (default 300)  --seed S (default 7)  --designs  --misses FILE
 //            --no-cost (skip the cost measurements)  --size-sample N (listings of the index-size measurement, default 20 000)
@@ -21,7 +22,7 @@ import { buildCorpus, GROUP_SIZES } from './second-round-corpus.js';
 import { buildSecondRoundQueries, isRight, SECOND_ROUND_CLASSES, SECOND_ROUND_TARGETS, type SecondRoundQuery } from './second-round-queries.js';
 import { ensureCorpus, indexBytesPerListing, rawCost } from './second-round-run.js';
 import {
-  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, percentile, postJson, QUICK, sleep, startBenchService,
+  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, PATH, percentile, postJson, QUICK, sleep, startBenchService,
   type Mode,
 } from './service.js';
 import { writeResults } from './results-file.js';
@@ -41,7 +42,7 @@ const arg = (name: string) => {
 };
 const quick = process.argv.includes('--quick');
 const SMOKE: Mode = { name: 'smoke', listings: 5_000, seconds: 5, db: 'listings_bench_smoke', prefix: 'benchsmoke-' };
-const mode = process.argv.includes('--smoke') ? SMOKE : quick ? QUICK : FULL;
+const mode = process.argv.includes('--smoke') ? SMOKE : quick ? QUICK : process.argv.includes('--path') ? PATH : FULL;
 const perClass = Number(arg('--per-class') ?? 300);
 const seed = Number(arg('--seed') ?? 7);
 
@@ -303,7 +304,7 @@ the classes of each class's p50; the worst class's p99), in ms.
 |---|${QUERY_CLASSES.map(() => '---|').join('')}---|---|---|
 ${designRows.join('\n')}
 ` : ''}
-Reproduce: \`npm run bench:relevance${mode === FULL ? '' : ` -- --${mode.name}`}\`${process.argv.includes('--designs') ? ' (add `--designs` for the design table)' : ''}
+Reproduce: \`npm run bench:relevance${mode === FULL ? '' : ` -- --${mode === PATH ? 'path' : mode.name}`}\`${process.argv.includes('--designs') ? ' (add `--designs` for the design table)' : ''}
 `;
 writeResults('bench:relevance', `relevance, ${mode.name}`, section);
 console.log(section);
