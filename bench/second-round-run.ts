@@ -139,8 +139,10 @@ export async function indexBytesPerListing(env: NodeJS.ProcessEnv, prefix: strin
       }
       await os.indices.refresh({ index });
       await os.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 600_000 });
-      const stats = (await os.indices.stats({ index, metric: ['store', 'docs'] })).body as { _all: { primaries: { store: { size_in_bytes: number }; docs: { count: number } } } };
-      return stats._all.primaries.store.size_in_bytes / stats._all.primaries.docs.count;
+      // The merged-away segments stay on disk while a reader holds them: a refresh lets them go.
+      await os.indices.refresh({ index });
+      const stats = (await os.indices.stats({ index, metric: ['store'] })).body as { _all: { primaries: { store: { size_in_bytes: number } } } };
+      return stats._all.primaries.store.size_in_bytes / docs.length;
     } finally {
       await os.indices.delete({ index });
     }
