@@ -17,9 +17,7 @@ import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { indexLayout, loadConfig, publicUrls } from '../src/platform/config.js';
 import { readDictionary } from '../scripts/analytics/analyst-questions.js';
 import { writeResults } from './results-file.js';
-import {
-  apiUrl, benchRequests, COUNTRY as country, load, machineDescription, OPENSEARCH, percentile, post, sleep, startBenchService, type Mode,
-} from './service.js';
+import { apiUrl, benchRequests, COUNTRY as country, load, machineDescription, OPENSEARCH, percentile, post, sleep, startBenchService, type Mode } from './service.js';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -35,8 +33,25 @@ const urls = publicUrls(config);
 
 // ---- Index bytes and rebuild time, with and without the analyst fields ----------------------
 /** The fields the analysts' dictionary adds beyond what the index held before (docs/analytics.md). */
-const ANALYST_FIELDS = ['created_at', 'status', 'claimed', 'claimed_by', 'created_by', 'zip', 'street', 'region', 'category_groups',
-  'image_count', 'has_offer', 'has_hours', 'has_website', 'has_phone', 'has_email', 'completeness', 'tiles'];
+const ANALYST_FIELDS = [
+  'created_at',
+  'status',
+  'claimed',
+  'claimed_by',
+  'created_by',
+  'zip',
+  'street',
+  'region',
+  'category_groups',
+  'image_count',
+  'has_offer',
+  'has_hours',
+  'has_website',
+  'has_phone',
+  'has_email',
+  'completeness',
+  'tiles',
+];
 const known = new Set(readDictionary().indices.listings!.fields.map((f) => f.field));
 for (const field of ANALYST_FIELDS) if (!known.has(field)) throw new Error(`${field} is not in analytics/dictionary.json`);
 
@@ -67,7 +82,7 @@ async function rebuild(withAnalystFields: boolean) {
   await json(`/${index}/_forcemerge?max_num_segments=1`, { method: 'POST' });
   await json(`/${index}/_refresh`, { method: 'POST' });
   const secondsTaken = (Date.now() - started) / 1000;
-  const stats = await json(`/${index}/_stats/store,docs`) as { _all: { primaries: { store: { size_in_bytes: number }; docs: { count: number } } } };
+  const stats = (await json(`/${index}/_stats/store,docs`)) as { _all: { primaries: { store: { size_in_bytes: number }; docs: { count: number } } } };
   if (stats._all.primaries.docs.count !== documents) throw new Error(`${index} holds ${stats._all.primaries.docs.count} of ${documents} documents`);
   await json(`/${index}`, { method: 'DELETE' });
   await database.close();

@@ -24,23 +24,40 @@ const HISTORY: Mode = { name: 'history', listings: 0, seconds: 0, db: 'listings_
 /** Two listings that share no field a write sets: a PUT of one over the other replaces everything. */
 const bodies = [
   {
-    name: 'Bäckerei Sonnenschein', address: 'Hauptstraße 12a', zip: '10115', place: 'Berlin', latitude: 52.52, longitude: 13.405,
-    keywords: ['Brot', 'Brötchen', 'Kuchen'], description: 'Frisches Brot aus dem Steinofen, jeden Morgen ab sechs Uhr.',
-    emails: [{ address: 'info@sonnenschein.example' }], phones: [{ type: 'landline', number: '+493012345678' }],
+    name: 'Bäckerei Sonnenschein',
+    address: 'Hauptstraße 12a',
+    zip: '10115',
+    place: 'Berlin',
+    latitude: 52.52,
+    longitude: 13.405,
+    keywords: ['Brot', 'Brötchen', 'Kuchen'],
+    description: 'Frisches Brot aus dem Steinofen, jeden Morgen ab sechs Uhr.',
+    emails: [{ address: 'info@sonnenschein.example' }],
+    phones: [{ type: 'landline', number: '+493012345678' }],
     links: [{ type: 'website', url: 'https://sonnenschein.example' }],
     contact: { name: 'Anna', surname: 'Muster', title: '', gender: 'F' },
     hours: { monday: [{ start: '06:00', end: '18:00' }], tuesday: [{ start: '06:00', end: '18:00' }], saturday: [{ start: '07:00', end: '12:00' }] },
-    categories: [{ id: 'shop/bakery' }], active: true,
+    categories: [{ id: 'shop/bakery' }],
+    active: true,
   },
   {
-    name: 'Café am Markt', address: 'Marktplatz 3', zip: '80331', place: 'München', latitude: 48.137, longitude: 11.575,
-    keywords: ['Kaffee', 'Frühstück'], description: 'Kaffee, Frühstück und Mittagstisch am Viktualienmarkt.',
+    name: 'Café am Markt',
+    address: 'Marktplatz 3',
+    zip: '80331',
+    place: 'München',
+    latitude: 48.137,
+    longitude: 11.575,
+    keywords: ['Kaffee', 'Frühstück'],
+    description: 'Kaffee, Frühstück und Mittagstisch am Viktualienmarkt.',
     emails: [{ address: 'hallo@cafe-markt.example' }, { address: 'team@cafe-markt.example' }],
-    phones: [{ type: 'mobile', number: '+4915112345678' }], links: [{ type: 'instagram', url: 'https://instagram.com/cafemarkt' }],
+    phones: [{ type: 'mobile', number: '+4915112345678' }],
+    links: [{ type: 'instagram', url: 'https://instagram.com/cafemarkt' }],
     contact: { name: 'Bernd', surname: 'Beispiel', title: 'Dr.', gender: 'M' },
     hours: { wednesday: [{ start: '08:00', end: '20:00' }], sunday: [{ start: '09:00', end: '17:00' }] },
-    temporarily_closed: { until: null }, special_hours: [{ date: '2031-12-24', closed: true }],
-    categories: [{ id: 'amenity/cafe' }], active: false,
+    temporarily_closed: { until: null },
+    special_hours: [{ date: '2031-12-24', closed: true }],
+    categories: [{ id: 'amenity/cafe' }],
+    active: false,
   },
 ];
 
@@ -51,15 +68,22 @@ function send(method: string, path: string, auth: Record<string, string>, body?:
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const request = http.request(apiUrl(path), {
-      method, agent,
-      headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
-    }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-    });
+    const request = http.request(
+      apiUrl(path),
+      {
+        method,
+        agent,
+        headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -82,8 +106,13 @@ const changedJson = (after: Record<string, unknown>, fields: string[]) => Buffer
  * its header; its line pointer adds 4) and its primary key's index entry.
  */
 async function storedBytes(id: string) {
-  const { rows: [row] } = await db.query(`select avg(pg_column_size(before))::float as before, avg(pg_column_size(h.*) + 4)::float as row
-    from listing_history h where listing_id = $1 and version > 1`, [id]);
+  const {
+    rows: [row],
+  } = await db.query(
+    `select avg(pg_column_size(before))::float as before, avg(pg_column_size(h.*) + 4)::float as row
+    from listing_history h where listing_id = $1 and version > 1`,
+    [id],
+  );
   // A B-tree entry of (listing_id, version): an 8-byte index tuple header and two 8-byte keys, plus its 4-byte line pointer.
   return { before: row.before as number, row: row.row as number, index: 28 };
 }
@@ -92,15 +121,20 @@ async function changeTimes(id: string, change: (i: number) => Promise<Record<str
   const sizes: number[] = [];
   for (let i = 1; i <= versions; i++) {
     const after = await change(i);
-    const history = await write('GET', `/${COUNTRY}/listings/${id}/history?limit=1`, auth, undefined) as { versions: { fields: { field: string }[] }[] };
-    sizes.push(changedJson(after, history.versions[0]!.fields.map((f) => f.field).filter((f) => f !== 'version')));
+    const history = (await write('GET', `/${COUNTRY}/listings/${id}/history?limit=1`, auth, undefined)) as { versions: { fields: { field: string }[] }[] };
+    sizes.push(
+      changedJson(
+        after,
+        history.versions[0]!.fields.map((f) => f.field).filter((f) => f !== 'version'),
+      ),
+    );
   }
-  return { changedJson: sizes.reduce((a, b) => a + b, 0) / sizes.length, ...await storedBytes(id) };
+  return { changedJson: sizes.reduce((a, b) => a + b, 0) / sizes.length, ...(await storedBytes(id)) };
 }
 
-const named = await write('POST', `/${COUNTRY}/listings`, auth, bodies[0]) as { id: string };
+const named = (await write('POST', `/${COUNTRY}/listings`, auth, bodies[0])) as { id: string };
 const nameOnly = await changeTimes(named.id, (i) => write('PATCH', `/${COUNTRY}/listings/${named.id}`, auth, { name: `Bäckerei Sonnenschein ${i}` }));
-const replaced = await write('POST', `/${COUNTRY}/listings`, auth, bodies[0]) as { id: string };
+const replaced = (await write('POST', `/${COUNTRY}/listings`, auth, bodies[0])) as { id: string };
 const whole = await changeTimes(replaced.id, (i) => write('PUT', `/${COUNTRY}/listings/${replaced.id}`, auth, bodies[i % 2]));
 
 const latencies: number[] = [];

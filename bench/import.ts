@@ -61,11 +61,28 @@ const categories = (await service.db.query<{ id: string; name: string }>('select
 const next = createListingGenerator({ country: COUNTRY, seed: 39, categories });
 const generated: GeneratedListing[] = Array.from({ length: ITEMS }, next);
 const itemOf = (l: GeneratedListing, i: number, extra: Record<string, unknown> = {}) => ({
-  source_id: `bench-${i}`, name: l.name, address: l.address, zip: l.zip, place: l.place, latitude: l.latitude, longitude: l.longitude,
-  keywords: l.keywords, categories: [{ id: l.categoryId }], phones: [{ type: 'landline', number: l.phone }], hours: l.hours, ...extra,
+  source_id: `bench-${i}`,
+  name: l.name,
+  address: l.address,
+  zip: l.zip,
+  place: l.place,
+  latitude: l.latitude,
+  longitude: l.longitude,
+  keywords: l.keywords,
+  categories: [{ id: l.categoryId }],
+  phones: [{ type: 'landline', number: l.phone }],
+  hours: l.hours,
+  ...extra,
 });
 const itemsFile = join(work, 'items.ndjson');
-await pipeline(Readable.from((function* () { for (let i = 0; i < ITEMS; i++) yield `${JSON.stringify(itemOf(generated[i]!, i))}\n`; })()), createWriteStream(itemsFile));
+await pipeline(
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < ITEMS; i++) yield `${JSON.stringify(itemOf(generated[i]!, i))}\n`;
+    })(),
+  ),
+  createWriteStream(itemsFile),
+);
 
 // ---- 1. the API's memory while it receives a large body ----
 async function apiMemoryWhileReceiving() {
@@ -96,7 +113,14 @@ const pgArray = (values: string[]) => `{${values.map((v) => `"${v.replaceAll('\\
 
 async function copyRows(client: pg.PoolClient, table: string, columns: string[], rows: Iterable<(string | number)[]>) {
   const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin with (format csv)`));
-  await pipeline(Readable.from((function* () { for (const row of rows) yield `${row.map(csv).join(',')}\n`; })()), stream);
+  await pipeline(
+    Readable.from(
+      (function* () {
+        for (const row of rows) yield `${row.map(csv).join(',')}\n`;
+      })(),
+    ),
+    stream,
+  );
 }
 
 async function rawPipeline() {
@@ -106,11 +130,30 @@ async function rawPipeline() {
   const copyStarted = performance.now();
   try {
     await client.query('begin');
-    await copyRows(client, 'listings', ['id', 'country', 'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'hours', 'created_by', 'claimed_by', 'version'],
-      generated.map((l, i) => [ids[i]!, COUNTRY, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, pgArray(l.keywords), JSON.stringify(l.hours), partnerId, partnerId, 1]));
-    await copyRows(client, 'listing_categories', ['listing_id', 'position', 'country', 'category_id'], generated.map((l, i) => [ids[i]!, 0, COUNTRY, l.categoryId]));
-    await copyRows(client, 'listing_phones', ['listing_id', 'position', 'type', 'number'], generated.map((l, i) => [ids[i]!, 0, 'landline', l.phone]));
-    await copyRows(client, 'mappings', ['partner_id', 'source_id', 'listing_id', 'country'], generated.map((_, i) => [partnerId, `bench-${i}`, ids[i]!, COUNTRY]));
+    await copyRows(
+      client,
+      'listings',
+      ['id', 'country', 'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'hours', 'created_by', 'claimed_by', 'version'],
+      generated.map((l, i) => [ids[i]!, COUNTRY, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, pgArray(l.keywords), JSON.stringify(l.hours), partnerId, partnerId, 1]),
+    );
+    await copyRows(
+      client,
+      'listing_categories',
+      ['listing_id', 'position', 'country', 'category_id'],
+      generated.map((l, i) => [ids[i]!, 0, COUNTRY, l.categoryId]),
+    );
+    await copyRows(
+      client,
+      'listing_phones',
+      ['listing_id', 'position', 'type', 'number'],
+      generated.map((l, i) => [ids[i]!, 0, 'landline', l.phone]),
+    );
+    await copyRows(
+      client,
+      'mappings',
+      ['partner_id', 'source_id', 'listing_id', 'country'],
+      generated.map((_, i) => [partnerId, `bench-${i}`, ids[i]!, COUNTRY]),
+    );
     await client.query('commit');
   } finally {
     client.release();
@@ -174,7 +217,8 @@ async function searchableLags(job: ImportJob, url: string, auth: Record<string, 
   const lags: number[] = [];
   while (pending.size && Date.now() - finished < 120_000) {
     const res = await opensearch.search({
-      index: service.alias, filter_path: 'hits.hits.fields',
+      index: service.alias,
+      filter_path: 'hits.hits.fields',
       body: { query: { terms: { lid: [...pending] } }, _source: false, stored_fields: ['_none_'], docvalue_fields: ['lid'], size: pending.size },
     });
     const now = Date.now();

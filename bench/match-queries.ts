@@ -60,7 +60,10 @@ export const toggleLegalForm = (name: string) => (LEGAL_FORM.test(name) ? name.r
 
 /** One edit in one word of 5+ letters (the name unchanged when it has none). */
 function typo(name: string, rng: Random): string {
-  const words = name.split(' ').map((word, i) => ({ word, i })).filter(({ word }) => /^\p{L}{5,}$/u.test(word));
+  const words = name
+    .split(' ')
+    .map((word, i) => ({ word, i }))
+    .filter(({ word }) => /^\p{L}{5,}$/u.test(word));
   if (!words.length) return name;
   const { word, i } = rng.pick(words);
   const kind = rng.pick<EditKind>(['replace', 'drop', 'add', 'swap']);
@@ -80,14 +83,35 @@ function perturbed(l: SampleListing, rng: Random): { request: MatchRequest; note
     if (what) notes.push(`${label}: ${what}`);
     return value;
   };
-  const name = pick('name', [['', l.name], ['typo', typo(l.name, rng)], ['legal form toggled', toggleLegalForm(l.name)], ['capitals', l.name.toUpperCase()]]);
-  const address = pick<string | undefined>('address', [['', l.address], ['Str. ↔ Straße', respellStreet(l.address)], ['missing', undefined]]);
-  const locality = pick<boolean>('zip+place', [['', true], ['missing', false]]);
-  const phone = l.phone ? pick<string | undefined>('phone', [['', l.phone], ['national', nationalFormat(l.phone)], ['missing', undefined]]) : undefined;
+  const name = pick('name', [
+    ['', l.name],
+    ['typo', typo(l.name, rng)],
+    ['legal form toggled', toggleLegalForm(l.name)],
+    ['capitals', l.name.toUpperCase()],
+  ]);
+  const address = pick<string | undefined>('address', [
+    ['', l.address],
+    ['Str. ↔ Straße', respellStreet(l.address)],
+    ['missing', undefined],
+  ]);
+  const locality = pick<boolean>('zip+place', [
+    ['', true],
+    ['missing', false],
+  ]);
+  const phone = l.phone
+    ? pick<string | undefined>('phone', [
+        ['', l.phone],
+        ['national', nationalFormat(l.phone)],
+        ['missing', undefined],
+      ])
+    : undefined;
   const located = l.lat !== null && l.lon !== null;
-  const at = located ? pick<{ latitude: number; longitude: number } | undefined>('coordinates', [
-    ['moved ≤ 150 m', moved(l.lat!, l.lon!, rng.next() * 0.15, rng)], ['missing', undefined],
-  ]) : undefined;
+  const at = located
+    ? pick<{ latitude: number; longitude: number } | undefined>('coordinates', [
+        ['moved ≤ 150 m', moved(l.lat!, l.lon!, rng.next() * 0.15, rng)],
+        ['missing', undefined],
+      ])
+    : undefined;
   const request: MatchRequest = {
     name,
     ...(address ? { address } : {}),
@@ -121,9 +145,24 @@ export function planDecoys(decoyed: readonly SampleListing[], others: readonly S
   const plans: DecoyPlan[] = [];
   for (const l of decoyed) {
     const near = l.lat !== null && l.lon !== null ? moved(l.lat, l.lon, 0.04 + rng.next() * 0.08, rng) : {};
-    plans.push({ of: l.id, kind: 'same street, other business', listing: { name: opts.businessName(l.categoryName, l.categoryId), address: `${streetOf(l.address)} ${rng.int(1, 180)}`, zip: l.zip, place: l.place, ...near, categoryId: l.categoryId } });
+    plans.push({
+      of: l.id,
+      kind: 'same street, other business',
+      listing: { name: opts.businessName(l.categoryName, l.categoryId), address: `${streetOf(l.address)} ${rng.int(1, 180)}`, zip: l.zip, place: l.place, ...near, categoryId: l.categoryId },
+    });
     const elsewhere = rng.pick(others.filter((o) => o.place !== l.place));
-    plans.push({ of: l.id, kind: 'same name, other city', listing: { name: l.name, address: elsewhere.address, zip: elsewhere.zip, place: elsewhere.place, ...(elsewhere.lat !== null ? { latitude: elsewhere.lat, longitude: elsewhere.lon! } : {}), categoryId: l.categoryId } });
+    plans.push({
+      of: l.id,
+      kind: 'same name, other city',
+      listing: {
+        name: l.name,
+        address: elsewhere.address,
+        zip: elsewhere.zip,
+        place: elsewhere.place,
+        ...(elsewhere.lat !== null ? { latitude: elsewhere.lat, longitude: elsewhere.lon! } : {}),
+        categoryId: l.categoryId,
+      },
+    });
     const branch = l.lat !== null && l.lon !== null ? moved(l.lat, l.lon, 2, rng) : {};
     plans.push({ of: l.id, kind: 'branch 2 km away', listing: { name: l.name, address: `Filialweg ${rng.int(1, 99)}`, zip: l.zip, place: l.place, ...branch, categoryId: l.categoryId } });
   }
@@ -135,7 +174,11 @@ export function planDecoys(decoyed: readonly SampleListing[], others: readonly S
  * perturbed copy; per listing of `lookalikes`, a request for each kind of business that resembles
  * it but is not listed (and must match nothing at 0.8 or above).
  */
-export function buildMatchSet(sample: readonly SampleListing[], lookalikes: readonly SampleListing[], opts: { seed: number; businessName: (trade: string, categoryId: string) => string }): LabelledMatch[] {
+export function buildMatchSet(
+  sample: readonly SampleListing[],
+  lookalikes: readonly SampleListing[],
+  opts: { seed: number; businessName: (trade: string, categoryId: string) => string },
+): LabelledMatch[] {
   const rng = random(opts.seed);
   const set: LabelledMatch[] = [];
   for (const l of sample) {
@@ -147,17 +190,23 @@ export function buildMatchSet(sample: readonly SampleListing[], lookalikes: read
     const located = l.lat !== null && l.lon !== null;
     const neighbour = located ? moved(l.lat!, l.lon!, 0.03 + rng.next() * 0.1, rng) : {};
     set.push({
-      class: 'same street, other business', expected: null, note: `beside ${l.name}`,
+      class: 'same street, other business',
+      expected: null,
+      note: `beside ${l.name}`,
       request: { name: opts.businessName(l.categoryName, l.categoryId), address: `${streetOf(l.address)} ${rng.int(1, 180)}`, zip: l.zip, place: l.place, ...neighbour },
     });
     const elsewhere = rng.pick(sample.filter((o) => o.place !== l.place));
     set.push({
-      class: 'same name, other city', expected: null, note: `${l.name} in ${elsewhere.place}`,
+      class: 'same name, other city',
+      expected: null,
+      note: `${l.name} in ${elsewhere.place}`,
       request: { name: l.name, address: elsewhere.address, zip: elsewhere.zip, place: elsewhere.place, ...(elsewhere.lat !== null ? { latitude: elsewhere.lat, longitude: elsewhere.lon! } : {}) },
     });
     if (located) {
       set.push({
-        class: 'branch 2 km away', expected: null, note: `${l.name} 2 km on`,
+        class: 'branch 2 km away',
+        expected: null,
+        note: `${l.name} 2 km on`,
         request: { name: l.name, address: `Filialweg ${rng.int(1, 99)}`, zip: l.zip, place: l.place, ...moved(l.lat!, l.lon!, 2, rng) },
       });
     }

@@ -9,11 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import { Faker, de, base } from '@faker-js/faker';
 import { MATCH_DEFAULTS } from '../src/match/match-defaults.js';
-import type { MatchCandidateResult, } from '../src/schemas/match.js';
+import type { MatchCandidateResult } from '../src/schemas/match.js';
 import { createBusinessNames } from '../src/seed/business-names.js';
-import {
-  BUCKETS, bucketOf, buildMatchSet, MATCH_CLASSES, planDecoys, type DecoyPlan, type LabelledMatch, type SampleListing,
-} from './match-queries.js';
+import { BUCKETS, bucketOf, buildMatchSet, MATCH_CLASSES, planDecoys, type DecoyPlan, type LabelledMatch, type SampleListing } from './match-queries.js';
 import { apiUrl, COUNTRY as country, FULL, machineDescription, percentile, QUICK, sleep, startBenchService } from './service.js';
 import { writeResults } from './results-file.js';
 
@@ -33,16 +31,29 @@ const { auth, db } = service;
 
 /** `size` listings in a fixed pseudo-random order of the seed: with their first phone and category. */
 async function loadSample(size: number): Promise<SampleListing[]> {
-  const rows = (await db.query(`select l.id, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, c.id as category_id, c.name as category_name,
+  const rows = (
+    await db.query(
+      `select l.id, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, c.id as category_id, c.name as category_name,
       (select p.number from listing_phones p where p.listing_id = l.id order by p.position limit 1) as phone
     from listings l
     join listing_categories lc on lc.listing_id = l.id and lc.position = 0
     join categories c on c.country = lc.country and c.id = lc.category_id
     where l.country = $1 and not l.suppressed and l.deleted_at is null and not ($2 = any(l.keywords))
-    order by md5(l.id::text || $3) limit $4`, [country, DECOY, String(seed), size])).rows;
+    order by md5(l.id::text || $3) limit $4`,
+      [country, DECOY, String(seed), size],
+    )
+  ).rows;
   return rows.map((r) => ({
-    id: Number(r.id), name: r.name, address: r.address, zip: r.zip, place: r.place, lat: r.latitude, lon: r.longitude,
-    phone: r.phone, categoryId: r.category_id, categoryName: r.category_name,
+    id: Number(r.id),
+    name: r.name,
+    address: r.address,
+    zip: r.zip,
+    place: r.place,
+    lat: r.latitude,
+    lon: r.longitude,
+    phone: r.phone,
+    categoryId: r.category_id,
+    categoryName: r.category_name,
   }));
 }
 
@@ -58,9 +69,10 @@ async function createDecoys(plans: DecoyPlan[]): Promise<Map<number, { id: numbe
   const byListing = new Map<number, { id: number; kind: DecoyPlan['kind'] }[]>();
   // The look-alikes of earlier runs, in one pass over the table (keywords have no index: a query
   // per plan scanned all 1 000 000 listings each time).
-  const { rows: labelled } = await db.query<{ id: string; label: string }>(
-    `select id, label from listings, unnest(keywords) label where $1 = any(keywords) and deleted_at is null and label like $2`,
-    [DECOY, `${DECOY}:%`]);
+  const { rows: labelled } = await db.query<{ id: string; label: string }>(`select id, label from listings, unnest(keywords) label where $1 = any(keywords) and deleted_at is null and label like $2`, [
+    DECOY,
+    `${DECOY}:%`,
+  ]);
   const existing = new Map(labelled.map((row) => [row.label, Number(row.id)]));
   let last: DecoyPlan | undefined;
   for (const plan of plans) {
@@ -100,7 +112,11 @@ const decoys = await createDecoys(planDecoys(decoyed, sample, { seed, businessNa
 const requests = buildMatchSet(sample, lookalikes, { seed, businessName });
 console.error(`${sample.length} sampled listings, ${[...decoys.values()].flat().length} look-alikes, ${requests.length} labelled requests`);
 
-interface Outcome { q: LabelledMatch; candidates: MatchCandidateResult[]; ms: number }
+interface Outcome {
+  q: LabelledMatch;
+  candidates: MatchCandidateResult[];
+  ms: number;
+}
 const outcomes: Outcome[] = [];
 for (const q of requests.slice(0, 20)) await post(`/${country}/listings/match`, q.request); // warm-up
 for (const q of requests) {
@@ -124,7 +140,10 @@ const latencies = outcomes.map((o) => o.ms);
 
 const misses: string[] = [];
 for (const { o, c } of high) {
-  if (!isRight(o.q, c)) misses.push(`wrong ≥ ${HIGH}: [${o.q.class}] ${JSON.stringify(o.q.request)} (${o.q.note}) → ${c.id} ${c.name}, ${c.address}, ${c.zip} ${c.place} score ${c.score} ${JSON.stringify(c.signals)}${decoyKind(o.q, c) ? ` (decoy: ${decoyKind(o.q, c)})` : ''}`);
+  if (!isRight(o.q, c))
+    misses.push(
+      `wrong ≥ ${HIGH}: [${o.q.class}] ${JSON.stringify(o.q.request)} (${o.q.note}) → ${c.id} ${c.name}, ${c.address}, ${c.zip} ${c.place} score ${c.score} ${JSON.stringify(c.signals)}${decoyKind(o.q, c) ? ` (decoy: ${decoyKind(o.q, c)})` : ''}`,
+    );
 }
 for (const o of positives) {
   if (!o.candidates[0] || !isRight(o.q, o.candidates[0])) {

@@ -9,14 +9,23 @@ import { openSearchNodes } from '../src/opensearch/client.js';
 const target = new URL(openSearchNodes(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200')[0]!);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-http.createServer((request, response) => {
-  const upstream = http.request({
-    host: target.hostname, port: target.port, path: request.url, method: request.method, agent,
-    headers: { 'content-type': 'application/json' },
-  }, (answer) => {
-    response.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
-    answer.pipe(response);
-  });
-  upstream.on('error', () => response.writeHead(502).end());
-  request.pipe(upstream);
-}).listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('listening'));
+http
+  .createServer((request, response) => {
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: request.url,
+        method: request.method,
+        agent,
+        headers: { 'content-type': 'application/json' },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.writeHead(502).end());
+    request.pipe(upstream);
+  })
+  .listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('listening'));

@@ -11,7 +11,7 @@ export async function createOwnListings(auth: Record<string, string>, createBody
   for (let i = 0; i < count; i++) {
     const res = await fetch(apiUrl(`/${COUNTRY}/listings`), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: createBody });
     if (res.status !== 201) throw new Error(`POST /${COUNTRY}/listings answered ${res.status}: ${await res.text()}`);
-    ids.push((await res.json() as { id: string }).id);
+    ids.push(((await res.json()) as { id: string }).id);
   }
   return ids;
 }
@@ -28,7 +28,9 @@ function putRotation(ids: string[], path: (id: string) => string, body: (write: 
   let write = 0;
   const pathOf = (n: number) => path(ids[n % ids.length]!);
   return {
-    method: 'PUT', path: pathOf(0), body: body(0),
+    method: 'PUT',
+    path: pathOf(0),
+    body: body(0),
     setupRequest: (request) => {
       write++;
       return { ...request, path: pathOf(write), body: body(write) };
@@ -37,17 +39,30 @@ function putRotation(ids: string[], path: (id: string) => string, body: (write: 
 }
 
 /** Sets the offer of each of `ids` in turn; each write changes the text, as a partner updating its offer would. */
-export const offerRotation = (ids: string[]): Request => putRotation(ids, (id) => `/${COUNTRY}/listings/${id}/offer`,
-  (write) => JSON.stringify({ message: `Bench offer ${write}: 10 % off this week`, url: 'https://example.com/offers/bench' }));
+export const offerRotation = (ids: string[]): Request =>
+  putRotation(
+    ids,
+    (id) => `/${COUNTRY}/listings/${id}/offer`,
+    (write) => JSON.stringify({ message: `Bench offer ${write}: 10 % off this week`, url: 'https://example.com/offers/bench' }),
+  );
 
 /** Replaces each of `ids` in turn with `listing` (a create's body), its name numbered by the write, as a partner's sync would. */
 export function updateRotation(ids: string[], listing: string): Request {
   const fields = JSON.parse(listing) as { name: string };
-  return putRotation(ids, (id) => `/${COUNTRY}/listings/${id}`, (write) => JSON.stringify({ ...fields, name: `${fields.name} ${write}` }));
+  return putRotation(
+    ids,
+    (id) => `/${COUNTRY}/listings/${id}`,
+    (write) => JSON.stringify({ ...fields, name: `${fields.name} ${write}` }),
+  );
 }
 
 /**
  * PUTs each of `ids` in turn with `listing` exactly as it was created: a write that changes nothing,
  * which commits nothing (docs/contract.md §20): the no-op path's cost against a real update's.
  */
-export const unchangedRotation = (ids: string[], listing: string): Request => putRotation(ids, (id) => `/${COUNTRY}/listings/${id}`, () => listing);
+export const unchangedRotation = (ids: string[], listing: string): Request =>
+  putRotation(
+    ids,
+    (id) => `/${COUNTRY}/listings/${id}`,
+    () => listing,
+  );

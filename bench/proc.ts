@@ -40,7 +40,9 @@ export function cpuSecondsOfCommand(name: string): number {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
       total += cpuSeconds(Number(entry));
-    } catch { /* the process ended while we looked */ }
+    } catch {
+      /* the process ended while we looked */
+    }
   }
   return total;
 }

@@ -99,7 +99,16 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     const dir = path.join(PROFILES, scenario.name.replace(/[^a-z0-9]+/gi, '-'));
     mkdirSync(dir, { recursive: true });
     const api = spawn(process.execPath, [...processNodeFlags(), '--cpu-prof', '--cpu-prof-dir', dir, 'dist/src/server.js'], { env: service.env, stdio: ['ignore', 'inherit', 'inherit'] });
-    for (let i = 0; i < 100 && !(await fetch(apiUrl('/readyz')).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 300));
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await fetch(apiUrl('/readyz')).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 300));
     const request = { url: apiUrl(scenario.path), method: scenario.method, body: scenario.body, headers: service.auth, connections: 1 };
     await load({ ...request, seconds: 2 }); // warm-up: JIT, caches
     const fromUs = monotonicUs();
@@ -110,11 +119,16 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written in ${dir}`);
     const { busyMs, byOwner, byFunction } = summarise(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile, { fromUs, toUs });
-    console.log(`\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request (the measured load only)`);
-    const table = (rows: [string, number][], n: number) => rows.slice(0, n).forEach(([k, share]) => {
-      console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`);
-    });
-    console.log('-- by owner'); table(byOwner, 20);
-    console.log('-- by function'); table(byFunction, 30);
+    console.log(
+      `\n## ${scenario.name}: ${measured.requests} requests, ${measured.errors} errors, ${Math.round((busyMs * 1000) / measured.requests)} µs of sampled busy JS/GC time per request (the measured load only)`,
+    );
+    const table = (rows: [string, number][], n: number) =>
+      rows.slice(0, n).forEach(([k, share]) => {
+        console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${k}`);
+      });
+    console.log('-- by owner');
+    table(byOwner, 20);
+    console.log('-- by function');
+    table(byFunction, 30);
   }
 }

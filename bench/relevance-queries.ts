@@ -17,10 +17,7 @@ export interface CorpusListing {
   categoryIds?: string[];
 }
 
-export const QUERY_CLASSES = [
-  'exact name', 'one edit', 'two edits', 'transliteration', 'all capitals', 'surname alone',
-  'what + where, a typo in each', 'category + geo',
-] as const;
+export const QUERY_CLASSES = ['exact name', 'one edit', 'two edits', 'transliteration', 'all capitals', 'surname alone', 'what + where, a typo in each', 'category + geo'] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number];
 
 export interface LabelledQuery {
@@ -69,9 +66,15 @@ export function applyEdit(word: string, kind: EditKind, position: number, rng: R
     return chars[i] && chars[i] !== chars[i]!.toLowerCase() ? l.toUpperCase() : l;
   };
   switch (kind) {
-    case 'replace': chars[i] = letter(); break;
-    case 'drop': chars.splice(i, 1); break;
-    case 'add': chars.splice(i, 0, letter()); break;
+    case 'replace':
+      chars[i] = letter();
+      break;
+    case 'drop':
+      chars.splice(i, 1);
+      break;
+    case 'add':
+      chars.splice(i, 0, letter());
+      break;
     case 'swap': {
       const j = i + 1 < chars.length ? i : i - 1;
       [chars[j], chars[j + 1]] = [chars[j + 1]!, chars[j]!];
@@ -107,16 +110,22 @@ function replaceWord(text: string, word: string, replacement: string): string {
 }
 
 const TRANSLITERATIONS: [RegExp, (m: string) => string, string][] = [
-  [/ä|ö|ü/i, (m) => ({ ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' }[m] ?? m), 'umlaut → ae/oe/ue'],
+  [/ä|ö|ü/i, (m) => ({ ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' })[m] ?? m, 'umlaut → ae/oe/ue'],
   [/ß/, () => 'ss', 'ß → ss'],
   [/ä/i, (m) => (m === 'ä' ? 'a' : 'A'), 'ä typed as a'],
-  [/ae|oe|ue/i, (m) => ({ ae: 'ä', oe: 'ö', ue: 'ü', Ae: 'Ä', Oe: 'Ö', Ue: 'Ü' }[m] ?? m), 'ae/oe/ue → umlaut'],
+  [/ae|oe|ue/i, (m) => ({ ae: 'ä', oe: 'ö', ue: 'ü', Ae: 'Ä', Oe: 'Ö', Ue: 'Ü' })[m] ?? m, 'ae/oe/ue → umlaut'],
   [/ss/, () => 'ß', 'ss → ß'],
 ];
 
 /** Names that a query tests in particular: punctuation, legal forms, titles, digits. */
 const NAME_SHAPES: [string, RegExp][] = [
-  ['GmbH & Co. KG', /GmbH & Co\. KG/], ['&', /&/], ['-', /-/], ['/', /\//], ['Dr.', /\bDr\./], ['.', /\./], ['digits', /\d/],
+  ['GmbH & Co. KG', /GmbH & Co\. KG/],
+  ['&', /&/],
+  ['-', /-/],
+  ['/', /\//],
+  ['Dr.', /\bDr\./],
+  ['.', /\./],
+  ['digits', /\d/],
 ];
 
 export function buildQuerySet(corpus: readonly CorpusListing[], opts: { seed: number; perClass: number; categoryWords: ReadonlySet<string> }): LabelledQuery[] {
@@ -153,7 +162,13 @@ export function buildQuerySet(corpus: readonly CorpusListing[], opts: { seed: nu
     const word = rng.pick(writtenWords(l.name).filter((w) => w.length >= 4));
     const firstLetter = i % 4 === 0;
     const { word: typed, kinds } = typo(word, 1, rng, firstLetter);
-    add({ class: 'one edit', params: { what: replaceWord(l.name, word, typed) }, relevant: sameName(l), note: `${word} → ${typed} (${kinds.join(', ')})`, group: firstLetter ? 'first letter' : 'any letter' });
+    add({
+      class: 'one edit',
+      params: { what: replaceWord(l.name, word, typed) },
+      relevant: sameName(l),
+      note: `${word} → ${typed} (${kinds.join(', ')})`,
+      group: firstLetter ? 'first letter' : 'any letter',
+    });
   }
   const twoEditPool = withWord(8);
   for (const l of sample(twoEditPool, opts.perClass)) {
@@ -191,8 +206,10 @@ export function buildQuerySet(corpus: readonly CorpusListing[], opts: { seed: nu
     const where = typo(placeWord, 1, rng);
     const relevant = sameName(l).filter((id) => byId.get(id)?.place === l.place);
     add({
-      class: 'what + where, a typo in each', params: { what: replaceWord(l.name, word, what.word), where: replaceWord(l.place, placeWord, where.word) },
-      relevant, note: `${word} → ${what.word}, ${placeWord} → ${where.word}`,
+      class: 'what + where, a typo in each',
+      params: { what: replaceWord(l.name, word, what.word), where: replaceWord(l.place, placeWord, where.word) },
+      relevant,
+      note: `${word} → ${what.word}, ${placeWord} → ${where.word}`,
     });
   }
 
@@ -209,8 +226,10 @@ export function buildQuerySet(corpus: readonly CorpusListing[], opts: { seed: nu
     const distances = byCategory.get(category)!.map((c) => ({ id: c.id, km: haversineKm(lat, lon, c.lat!, c.lon!) }));
     const nearest = Math.min(...distances.map((d) => d.km));
     add({
-      class: 'category + geo', params: { category, lat: round(lat), lon: round(lon) },
-      relevant: distances.filter((d) => d.km - nearest < 0.001).map((d) => d.id), note: `${category} near ${l.name}`,
+      class: 'category + geo',
+      params: { category, lat: round(lat), lon: round(lon) },
+      relevant: distances.filter((d) => d.km - nearest < 0.001).map((d) => d.id),
+      note: `${category} near ${l.name}`,
     });
   }
   return queries;
@@ -223,9 +242,10 @@ export { haversineKm };
 /** recall@k and MRR of one class: `ranked` holds the ids each query returned, best first. */
 export function score(queries: readonly LabelledQuery[], ranked: readonly (readonly number[])[]) {
   const at = (k: number) => queries.filter((q, i) => ranked[i]!.slice(0, k).some((id) => q.relevant.includes(id))).length / queries.length;
-  const mrr = queries.reduce((sum, q, i) => {
-    const rank = ranked[i]!.findIndex((id) => q.relevant.includes(id));
-    return sum + (rank < 0 ? 0 : 1 / (rank + 1));
-  }, 0) / queries.length;
+  const mrr =
+    queries.reduce((sum, q, i) => {
+      const rank = ranked[i]!.findIndex((id) => q.relevant.includes(id));
+      return sum + (rank < 0 ? 0 : 1 / (rank + 1));
+    }, 0) / queries.length;
   return { n: queries.length, at1: at(1), at10: at(10), at50: at(50), mrr, empty: ranked.filter((r) => r.length === 0).length };
 }

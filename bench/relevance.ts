@@ -14,17 +14,12 @@
 //            --no-cost (skip the cost measurements)  --size-sample N (listings of the index-size measurement, default 20 000)
 import { writeFileSync } from 'node:fs';
 import { cpuSeconds } from './proc.js';
-import {
-  buildQuerySet, QUERY_CLASSES, random, score, type CorpusListing, type LabelledQuery,
-} from './relevance-queries.js';
+import { buildQuerySet, QUERY_CLASSES, random, score, type CorpusListing, type LabelledQuery } from './relevance-queries.js';
 import { SEARCH_DESIGNS } from './search-designs.js';
 import { buildCorpus, GROUP_SIZES } from './second-round-corpus.js';
 import { buildSecondRoundQueries, isRight, SECOND_ROUND_CLASSES, SECOND_ROUND_TARGETS, type SecondRoundQuery } from './second-round-queries.js';
 import { ensureCorpus, indexBytesPerListing, rawCost } from './second-round-run.js';
-import {
-  apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, PATH, percentile, postJson, QUICK, sleep, startBenchService,
-  type Mode,
-} from './service.js';
+import { apiUrl, COUNTRY as country, enginePids, FULL, machineDescription, OPENSEARCH, PATH, percentile, postJson, QUICK, sleep, startBenchService, type Mode } from './service.js';
 import { writeResults } from './results-file.js';
 import { readTaxonomy } from '../src/categories/taxonomy-file.js';
 import { suggestSearchesBody } from '../src/search/query/suggest-query.js';
@@ -51,11 +46,16 @@ const { auth, db, alias } = service;
 
 // The corpus: every listing a Solr-mode search may return (active, not suppressed).
 async function loadCorpus(): Promise<CorpusListing[]> {
-  const rows = (await db.query(`select l.id, l.name, l.place, l.zip, l.latitude, l.longitude,
+  const rows = (
+    await db.query(
+      `select l.id, l.name, l.place, l.zip, l.latitude, l.longitude,
       array(select c.name from listing_categories lc join categories c on c.country = lc.country and c.id = lc.category_id
             where lc.listing_id = l.id order by lc.position) as categories,
       array(select lc.category_id from listing_categories lc where lc.listing_id = l.id order by lc.position) as category_ids
-    from listings l where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id`, [country])).rows;
+    from listings l where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id`,
+      [country],
+    )
+  ).rows;
   return rows.map((r) => ({ id: Number(r.id), name: r.name, place: r.place, zip: r.zip, lat: r.latitude, lon: r.longitude, categories: r.categories, categoryIds: r.category_ids }));
 }
 
@@ -85,11 +85,12 @@ async function twinQueries(corpus: CorpusListing[], count: number) {
         continue;
       }
       const res = await fetch(apiUrl(`/${country}/listings`), {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ name, address: 'Zwillingsweg 1', zip: origin.zip, place: origin.place, ...spot, categories: [{ id: 'shop/bakery' }] }),
       });
       if (res.status !== 201) throw new Error(`twin create: ${res.status} ${await res.text()}`);
-      ids.push(Number((await res.json() as { id: string }).id));
+      ids.push(Number(((await res.json()) as { id: string }).id));
     }
     twins.push({ name, lat: origin.lat!, lon: origin.lon!, near: ids[0]!, far: ids[1]! });
   }
@@ -106,14 +107,14 @@ async function viaSuggest(params: Params): Promise<(number | string)[]> {
   const path = `/${country}/suggest?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
   const res = await fetch(apiUrl(path), { headers: auth });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  const body = await res.json() as { suggestions: { type: string; id: string }[] };
+  const body = (await res.json()) as { suggestions: { type: string; id: string }[] };
   return body.suggestions.map((s) => (s.type === 'listing' ? Number(s.id) : s.id));
 }
 
 async function viaApi(params: Params): Promise<{ ids: number[]; numFound: number }> {
   const res = await fetch(apiUrl(search(params)), { headers: auth });
   if (res.status !== 200) throw new Error(`${search(params)}: ${res.status} ${await res.text()}`);
-  const body = await res.json() as { numFound: number; listings: { lid: number }[] };
+  const body = (await res.json()) as { numFound: number; listings: { lid: number }[] };
   return { ids: body.listings.map((l) => l.lid), numFound: body.numFound };
 }
 
@@ -133,7 +134,10 @@ const taxonomy = readTaxonomy();
 const localNames = new Map((await db.query('select id, name from categories where country = $1 order by id', [country])).rows.map((r) => [r.id as string, r.name as string]));
 const localName = (id: string) => localNames.get(id) ?? id;
 const nextPlace = createListingGenerator({ country, seed: seed + 100, categories: [...localNames].map(([id, name]) => ({ id, name })) });
-const spots = Array.from({ length: 3000 }, () => { const g = nextPlace(); return { place: g.place, latitude: g.latitude, longitude: g.longitude }; });
+const spots = Array.from({ length: 3000 }, () => {
+  const g = nextPlace();
+  return { place: g.place, latitude: g.latitude, longitude: g.longitude };
+});
 const specs = buildCorpus({ seed, taxonomy, spots, localName });
 const specIds = await ensureCorpus({ db, auth, alias, seed, specs });
 
@@ -188,14 +192,20 @@ queries.forEach((q, i) => {
   }
 });
 const TARGETS: Partial<Record<string, string>> = {
-  'exact name': '@1 ≥ 0.99', 'one edit': '@10 ≥ 0.98', 'two edits': '@10 ≥ 0.90', transliteration: '@10 ≥ 0.98',
-  'all capitals': '@10 ≥ 0.98', 'what + where, a typo in each': '@10 ≥ 0.95',
+  'exact name': '@1 ≥ 0.99',
+  'one edit': '@10 ≥ 0.98',
+  'two edits': '@10 ≥ 0.90',
+  transliteration: '@10 ≥ 0.98',
+  'all capitals': '@10 ≥ 0.98',
+  'what + where, a typo in each': '@10 ≥ 0.95',
 };
 for (const cls of QUERY_CLASSES) {
   for (const [key, g] of groups) {
     if (key !== cls && !key.startsWith(`${cls} — `)) continue;
     const s = score(g.queries, g.ranked);
-    rows.push(`| ${key === cls ? `**${key}**` : `  ${key.slice(cls.length + 3)}`} | ${s.n} | ${fmt(s.at1)} | ${fmt(s.at10)} | ${fmt(s.at50)} | ${fmt(s.mrr)} | ${key === cls ? TARGETS[cls] ?? '' : ''} |`);
+    rows.push(
+      `| ${key === cls ? `**${key}**` : `  ${key.slice(cls.length + 3)}`} | ${s.n} | ${fmt(s.at1)} | ${fmt(s.at10)} | ${fmt(s.at50)} | ${fmt(s.mrr)} | ${key === cls ? (TARGETS[cls] ?? '') : ''} |`,
+    );
   }
 }
 rows.push(`| **nearer first** (same name 2 km and 12 km away) | ${twins.length} | ${fmt(nearerFirst / twins.length)} | | | | ≥ 0.98 |`);
@@ -214,11 +224,28 @@ if (process.argv.includes('--designs')) {
       const results: { ids: number[]; ms: number }[] = [];
       for (const body of bodies) results.push(await rawSearch(body));
       const cpuMs = ((cpuSeconds(osPid) - cpuBefore) * 1000) / bodies.length;
-      const s = score(classQueries, results.map((r) => r.ids));
-      byClass.push({ cls, cpuMs, p50: percentile(results.map((r) => r.ms), 50), p99: percentile(results.map((r) => r.ms), 99), recall10: s.at10 });
+      const s = score(
+        classQueries,
+        results.map((r) => r.ids),
+      );
+      byClass.push({
+        cls,
+        cpuMs,
+        p50: percentile(
+          results.map((r) => r.ms),
+          50,
+        ),
+        p99: percentile(
+          results.map((r) => r.ms),
+          99,
+        ),
+        recall10: s.at10,
+      });
     }
     const median = (xs: number[]) => percentile(xs, 50);
-    designRows.push(`| ${design.name} | ${byClass.map((c) => fmt(c.recall10)).join(' | ')} | ${median(byClass.map((c) => c.cpuMs)).toFixed(1)} (${Math.min(...byClass.map((c) => c.cpuMs)).toFixed(1)}–${Math.max(...byClass.map((c) => c.cpuMs)).toFixed(1)}) | ${median(byClass.map((c) => c.p50)).toFixed(1)} | ${Math.max(...byClass.map((c) => c.p99)).toFixed(1)} |`);
+    designRows.push(
+      `| ${design.name} | ${byClass.map((c) => fmt(c.recall10)).join(' | ')} | ${median(byClass.map((c) => c.cpuMs)).toFixed(1)} (${Math.min(...byClass.map((c) => c.cpuMs)).toFixed(1)}–${Math.max(...byClass.map((c) => c.cpuMs)).toFixed(1)}) | ${median(byClass.map((c) => c.p50)).toFixed(1)} | ${Math.max(...byClass.map((c) => c.p99)).toFixed(1)} |`,
+    );
     console.error(designRows.at(-1));
   }
 }
@@ -246,19 +273,30 @@ if (!process.argv.includes('--no-cost')) {
   ].filter((c) => c.params.length);
   const perClass: { cls: string; cpuMs: number; p50: number }[] = [];
   for (const { cls, params } of solrClasses) {
-    const run = await rawCost(osPid, params.map((p) => ({ index: alias, body: buildSolrQuery(toSearch(p)) })));
+    const run = await rawCost(
+      osPid,
+      params.map((p) => ({ index: alias, body: buildSolrQuery(toSearch(p)) })),
+    );
     perClass.push({ cls, cpuMs: run.cpuMs, p50: run.p50 });
   }
   const cpu = perClass.map((c) => c.cpuMs);
-  costLines.push(`| OpenSearch CPU per Solr query, median over ${perClass.length} classes (range) | ${percentile(cpu, 50).toFixed(2)} ms (${Math.min(...cpu).toFixed(2)}–${Math.max(...cpu).toFixed(2)}) | ≤ 5 ms at 1 000 000 |`);
+  costLines.push(
+    `| OpenSearch CPU per Solr query, median over ${perClass.length} classes (range) | ${percentile(cpu, 50).toFixed(2)} ms (${Math.min(...cpu).toFixed(2)}–${Math.max(...cpu).toFixed(2)}) | ≤ 5 ms at 1 000 000 |`,
+  );
   costLines.push(`| … per class | ${perClass.map((c) => `${c.cls} ${c.cpuMs.toFixed(2)}`).join('; ')} | |`);
   // The API's one _msearch per request (categories and listings), raw.
   const indices = { categories: `${mode.prefix}categories`, listings: alias };
-  const suggestRun = await rawCost(osPid, secondRound.filter((q) => q.endpoint === 'suggest')
-    .map((q) => ({ msearch: suggestSearchesBody(country, parseSuggest(q.params as never), indices) })));
-  costLines.push(`| Type-ahead raw at one connection (the API's one \`_msearch\`: categories and listings) | p50 ${suggestRun.p50.toFixed(2)} ms, p99 ${suggestRun.p99.toFixed(2)} ms; OpenSearch CPU ${suggestRun.cpuMs.toFixed(2)} ms a request | p50 ≤ 3 ms |`);
+  const suggestRun = await rawCost(
+    osPid,
+    secondRound.filter((q) => q.endpoint === 'suggest').map((q) => ({ msearch: suggestSearchesBody(country, parseSuggest(q.params as never), indices) })),
+  );
+  costLines.push(
+    `| Type-ahead raw at one connection (the API's one \`_msearch\`: categories and listings) | p50 ${suggestRun.p50.toFixed(2)} ms, p99 ${suggestRun.p99.toFixed(2)} ms; OpenSearch CPU ${suggestRun.cpuMs.toFixed(2)} ms a request | p50 ≤ 3 ms |`,
+  );
   const size = await indexBytesPerListing(service.env, mode.prefix, Number(arg('--size-sample') ?? 20_000));
-  costLines.push(`| Index bytes per listing, without → with the second round's fields (${size.listings.toLocaleString('en')} listings, one segment) | ${size.before.toFixed(0)} → ${size.after.toFixed(0)} (+${((size.after / size.before - 1) * 100).toFixed(1)} %) | ≤ +30 % |`);
+  costLines.push(
+    `| Index bytes per listing, without → with the second round's fields (${size.listings.toLocaleString('en')} listings, one segment) | ${size.before.toFixed(0)} → ${size.after.toFixed(0)} (+${((size.after / size.before - 1) * 100).toFixed(1)} %) | ≤ +30 % |`,
+  );
 }
 
 await service.stop();
@@ -288,14 +326,20 @@ least ten such listings within 3 km).
 | Class | queries | right | target |
 |---|---|---|---|
 ${secondRows.join('\n')}
-${costLines.length ? `
+${
+  costLines.length
+    ? `
 What it costs (production bodies raw against OpenSearch, one connection, CPU read from /proc):
 
 | Measure | Result | Target |
 |---|---|---|
 ${costLines.join('\n')}
-` : ''}
-${designRows.length ? `
+`
+    : ''
+}
+${
+  designRows.length
+    ? `
 Query designs, each run raw against OpenSearch on the same queries, one connection at a time: recall@10 per class, then
 OpenSearch's CPU per query (median over the classes, and their range, in ms, read from /proc) and the latency (median over
 the classes of each class's p50; the worst class's p99), in ms.
@@ -303,7 +347,9 @@ the classes of each class's p50; the worst class's p99), in ms.
 | Design | ${QUERY_CLASSES.join(' | ')} | CPU ms / query | p50 ms | p99 ms |
 |---|${QUERY_CLASSES.map(() => '---|').join('')}---|---|---|
 ${designRows.join('\n')}
-` : ''}
+`
+    : ''
+}
 Reproduce: \`npm run bench:relevance${mode === FULL ? '' : ` -- --${mode === PATH ? 'path' : mode.name}`}\`${process.argv.includes('--designs') ? ' (add `--designs` for the design table)' : ''}
 `;
 writeResults('bench:relevance', `relevance, ${mode.name}`, section);

@@ -14,9 +14,7 @@ import http from 'node:http';
 import { Client } from '@opensearch-project/opensearch';
 import { cpuSeconds, memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
-import {
-  apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService, type Mode,
-} from './service.js';
+import { apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService, type Mode } from './service.js';
 import { writeResults } from './results-file.js';
 
 const argument = (name: string, fallback: number) => {
@@ -56,22 +54,39 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function send(url: string, method: 'GET' | 'POST', body?: string, headers: Record<string, string> = {}): Promise<number> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, agent,
-      headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
-interface Sequential { p50: number; p99: number; requests: number; errors: number; cpuUsPerRequest?: number }
+interface Sequential {
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  cpuUsPerRequest?: number;
+}
 
 /** The timings of one round, pooled with the others' by `pooled`. */
-interface Round { latencies: number[]; errors: number; cpuSeconds: number }
+interface Round {
+  latencies: number[];
+  errors: number;
+  cpuSeconds: number;
+}
 
 /** A request body, or a function that builds it anew for each request (open_now: the instant moves). */
 type Body = string | (() => Promise<string>);
@@ -103,14 +118,16 @@ function pooled(taken: Round[]): Sequential {
   const latencies = taken.flatMap((r) => r.latencies);
   const cpu = taken.reduce((sum, r) => sum + r.cpuSeconds, 0);
   return {
-    p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length,
-    errors: taken.reduce((sum, r) => sum + r.errors, 0), ...(Number.isNaN(cpu) ? {} : { cpuUsPerRequest: (cpu * 1e6) / latencies.length }),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: latencies.length,
+    errors: taken.reduce((sum, r) => sum + r.errors, 0),
+    ...(Number.isNaN(cpu) ? {} : { cpuUsPerRequest: (cpu * 1e6) / latencies.length }),
   };
 }
 
 /** One request measured alone for `seconds`. */
-const sequential = async (url: string, method: 'GET' | 'POST', body?: Body, headers?: Record<string, string>, cpuPid?: number) =>
-  pooled([await round(seconds, url, method, body, headers, cpuPid)]);
+const sequential = async (url: string, method: 'GET' | 'POST', body?: Body, headers?: Record<string, string>, cpuPid?: number) => pooled([await round(seconds, url, method, body, headers, cpuPid)]);
 
 /** Several ways to one answer, measured in interleaved rounds (see `rounds`); their results in the order given. */
 async function interleaved(runs: (() => Promise<Round>)[]): Promise<Sequential[]> {
@@ -143,31 +160,35 @@ for (const scenario of scenarios) {
   const body: Body = scenario.query.open_now ? build : first;
   const hits = await hitsOf(first);
   const each = seconds / rounds;
-  const [raw, viaHop, viaFloor, viaApi] = await interleaved([
+  const [raw, viaHop, viaFloor, viaApi] = (await interleaved([
     () => round(each, rawUrl, 'POST', body),
     () => round(each, `http://127.0.0.1:${HOP_PORT}/${alias}/_search`, 'POST', body, undefined, hop.pid),
     () => round(each, `http://127.0.0.1:${FLOOR_PORT}/${alias}/_search`, 'POST', body, undefined, floor.pid),
     () => round(each, apiUrl(`/${country}/listings?${scenario.path}`), 'GET', undefined, auth, api.pid),
-  ]) as [Sequential, Sequential, Sequential, Sequential];
+  ])) as [Sequential, Sequential, Sequential, Sequential];
   const addedBound = 2 * (viaHop.p50 - raw.p50);
   const cpuRatio = viaApi.cpuUsPerRequest! / viaHop.cpuUsPerRequest!;
   measured.set(scenario.name, { raw, viaApi, hits });
   const floorRatio = viaApi.cpuUsPerRequest! / viaFloor.cpuUsPerRequest!;
-  rows.push(`| ${scenario.name} | ${ms(raw.p50)} / ${ms(raw.p99)} | ${ms(viaHop.p50)} / ${ms(viaHop.p99)} | ${ms(viaFloor.p50)} / ${ms(viaFloor.p99)} | ${ms(viaApi.p50)} / ${ms(viaApi.p99)} `
-    + `| ${ms(viaApi.p50 - raw.p50)} ≤ ${ms(addedBound)} ${mark(viaApi.p50 - raw.p50 <= addedBound)} `
-    + `| ${ms(viaApi.p99)} ≤ ${ms(raw.p99 + 2)} ${mark(viaApi.p99 <= raw.p99 + 2)} `
-    + `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${cpuRatio.toFixed(2)} ${mark(cpuRatio <= 1.5)} `
-    + `| ${viaFloor.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${(viaFloor.cpuUsPerRequest! / viaHop.cpuUsPerRequest!).toFixed(2)} `
-    + `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaFloor.cpuUsPerRequest!.toFixed(0)} = ${floorRatio.toFixed(2)} ${mark(floorRatio <= 1.5)} `
-    + `| ${raw.errors + viaHop.errors + viaFloor.errors + viaApi.errors} |`);
+  rows.push(
+    `| ${scenario.name} | ${ms(raw.p50)} / ${ms(raw.p99)} | ${ms(viaHop.p50)} / ${ms(viaHop.p99)} | ${ms(viaFloor.p50)} / ${ms(viaFloor.p99)} | ${ms(viaApi.p50)} / ${ms(viaApi.p99)} ` +
+      `| ${ms(viaApi.p50 - raw.p50)} ≤ ${ms(addedBound)} ${mark(viaApi.p50 - raw.p50 <= addedBound)} ` +
+      `| ${ms(viaApi.p99)} ≤ ${ms(raw.p99 + 2)} ${mark(viaApi.p99 <= raw.p99 + 2)} ` +
+      `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${cpuRatio.toFixed(2)} ${mark(cpuRatio <= 1.5)} ` +
+      `| ${viaFloor.cpuUsPerRequest!.toFixed(0)} / ${viaHop.cpuUsPerRequest!.toFixed(0)} = ${(viaFloor.cpuUsPerRequest! / viaHop.cpuUsPerRequest!).toFixed(2)} ` +
+      `| ${viaApi.cpuUsPerRequest!.toFixed(0)} / ${viaFloor.cpuUsPerRequest!.toFixed(0)} = ${floorRatio.toFixed(2)} ${mark(floorRatio <= 1.5)} ` +
+      `| ${raw.errors + viaHop.errors + viaFloor.errors + viaApi.errors} |`,
+  );
   const floorAdds = viaFloor.p50 - raw.p50;
   const ownP50 = viaApi.p50 - viaFloor.p50;
   const hopAdds = viaHop.p50 - raw.p50;
-  floorRows.push(`| ${scenario.name} | ${ms(floorAdds)} ≤ ${ms(addedBound)} ${mark(floorAdds <= addedBound)} `
-    + `| ${ms(viaFloor.p99)} ≤ ${ms(raw.p99 + 2)} ${mark(viaFloor.p99 <= raw.p99 + 2)} `
-    + `| ${ms(ownP50)} ≤ ${ms(hopAdds)} ${mark(ownP50 <= hopAdds)} `
-    + `| ${ms(viaApi.p99)} ≤ ${ms(viaFloor.p99 + 2)} ${mark(viaApi.p99 <= viaFloor.p99 + 2)} `
-    + `| ${floorRatio.toFixed(2)} ${mark(floorRatio <= 1.5)} |`);
+  floorRows.push(
+    `| ${scenario.name} | ${ms(floorAdds)} ≤ ${ms(addedBound)} ${mark(floorAdds <= addedBound)} ` +
+      `| ${ms(viaFloor.p99)} ≤ ${ms(raw.p99 + 2)} ${mark(viaFloor.p99 <= raw.p99 + 2)} ` +
+      `| ${ms(ownP50)} ≤ ${ms(hopAdds)} ${mark(ownP50 <= hopAdds)} ` +
+      `| ${ms(viaApi.p99)} ≤ ${ms(viaFloor.p99 + 2)} ${mark(viaApi.p99 <= viaFloor.p99 + 2)} ` +
+      `| ${floorRatio.toFixed(2)} ${mark(floorRatio <= 1.5)} |`,
+  );
 }
 hop.kill();
 floor.kill();
@@ -180,9 +201,11 @@ const openRows = openSearches.map((open) => {
   const rawAdded = withOpen.raw.p50 - base.raw.p50;
   const apiAdded = withOpen.viaApi.p50 - base.viaApi.p50;
   const cpu = (run: Sequential) => run.cpuUsPerRequest!;
-  return `| ${open.name} | ${ms(base.raw.p50)} → ${ms(withOpen.raw.p50)} (${signed(rawAdded)}) | ${ms(base.viaApi.p50)} → ${ms(withOpen.viaApi.p50)} (${signed(apiAdded)}) `
-    + `| ${signed(apiAdded - rawAdded)} | ${cpu(base.viaApi).toFixed(0)} → ${cpu(withOpen.viaApi).toFixed(0)} (${signed(cpu(withOpen.viaApi) - cpu(base.viaApi), 0)}) `
-    + `| ${base.hits} → ${withOpen.hits} |`;
+  return (
+    `| ${open.name} | ${ms(base.raw.p50)} → ${ms(withOpen.raw.p50)} (${signed(rawAdded)}) | ${ms(base.viaApi.p50)} → ${ms(withOpen.viaApi.p50)} (${signed(apiAdded)}) ` +
+    `| ${signed(apiAdded - rawAdded)} | ${cpu(base.viaApi).toFixed(0)} → ${cpu(withOpen.viaApi).toFixed(0)} (${signed(cpu(withOpen.viaApi) - cpu(base.viaApi), 0)}) ` +
+    `| ${base.hits} → ${withOpen.hits} |`
+  );
 });
 const byId = await sequential(apiUrl(`/${country}/listings/${listingId}`), 'GET', undefined, auth, api.pid);
 

@@ -20,8 +20,22 @@ import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
 import { listingsIndexBody } from '../src/opensearch/index-setup.js';
 import { fold } from '../src/search/fold.js';
 import {
-  apiUrl, benchRequests, CONNECTIONS, COUNTRY as country, enginePids, FULL, load as loadFor, machineDescription, OPENSEARCH, QUICK,
-  sleep, startBenchService, trackWrites, withCpu, type CpuShare, type Measured,
+  apiUrl,
+  benchRequests,
+  CONNECTIONS,
+  COUNTRY as country,
+  enginePids,
+  FULL,
+  load as loadFor,
+  machineDescription,
+  OPENSEARCH,
+  QUICK,
+  sleep,
+  startBenchService,
+  trackWrites,
+  withCpu,
+  type CpuShare,
+  type Measured,
 } from './service.js';
 import { writeResults } from './results-file.js';
 import { memoryMb } from './proc.js';
@@ -37,7 +51,10 @@ const { listingId, searches, createBody } = await benchRequests(service.db);
 
 // The floor of one Node HTTP hop (bench/node-hop.ts), measured beside the API and raw OpenSearch.
 const HOP_PORT = 3102;
-const hop = spawn(process.execPath, ['--import', 'tsx', 'bench/node-hop.ts'], { env: { ...process.env, PORT: String(HOP_PORT), OPENSEARCH_URL: OPENSEARCH }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const hop = spawn(process.execPath, ['--import', 'tsx', 'bench/node-hop.ts'], {
+  env: { ...process.env, PORT: String(HOP_PORT), OPENSEARCH_URL: OPENSEARCH },
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 await once(hop, 'message');
 const pids = await enginePids();
 
@@ -46,11 +63,16 @@ const cpuRows: string[] = [];
 const us = (run: CpuShare, name: string) => (run.perRequestUs[name] ?? 0).toFixed(0);
 const totalUs = (run: CpuShare) => Object.values(run.perRequestUs).reduce((a, b) => a + b, 0);
 /** Where each request's CPU went, in the API run and in the raw run, and the Node hop's figures. */
-const cpuRow = (name: string, apiRun: Measured & CpuShare, rawRun: Measured & CpuShare, hopRun: Measured) => cpuRows.push(
-  `| ${name} | ${us(rawRun, 'opensearch')} + ${us(rawRun, 'load generator')} = ${totalUs(rawRun).toFixed(0)} | ${(rawRun.machineBusy * 100).toFixed(0)} % `
-  + `| ${us(apiRun, 'opensearch')} + ${us(apiRun, 'api')} + ${us(apiRun, 'redis')} + ${us(apiRun, 'load generator')} = ${totalUs(apiRun).toFixed(0)} | ${(apiRun.machineBusy * 100).toFixed(0)} % `
-  + `| ${(totalUs(rawRun) / totalUs(apiRun)).toFixed(2)} | ${(apiRun.rps / rawRun.rps).toFixed(2)} | ${hopRun.rps.toFixed(0)} | ${(hopRun.rps / rawRun.rps).toFixed(2)} |`);
-const row = (name: string, a: Measured, raw?: Measured, rawOne?: Measured) => rows.push(`| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${rawOne ? rawOne.p50 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`);
+const cpuRow = (name: string, apiRun: Measured & CpuShare, rawRun: Measured & CpuShare, hopRun: Measured) =>
+  cpuRows.push(
+    `| ${name} | ${us(rawRun, 'opensearch')} + ${us(rawRun, 'load generator')} = ${totalUs(rawRun).toFixed(0)} | ${(rawRun.machineBusy * 100).toFixed(0)} % ` +
+      `| ${us(apiRun, 'opensearch')} + ${us(apiRun, 'api')} + ${us(apiRun, 'redis')} + ${us(apiRun, 'load generator')} = ${totalUs(apiRun).toFixed(0)} | ${(apiRun.machineBusy * 100).toFixed(0)} % ` +
+      `| ${(totalUs(rawRun) / totalUs(apiRun)).toFixed(2)} | ${(apiRun.rps / rawRun.rps).toFixed(2)} | ${hopRun.rps.toFixed(0)} | ${(hopRun.rps / rawRun.rps).toFixed(2)} |`,
+  );
+const row = (name: string, a: Measured, raw?: Measured, rawOne?: Measured) =>
+  rows.push(
+    `| ${name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${raw ? raw.rps.toFixed(0) : '–'} | ${raw ? raw.p50 : '–'} | ${raw ? raw.p99 : '–'} | ${rawOne ? rawOne.p50 : '–'} | ${raw ? (a.rps / raw.rps).toFixed(2) : '–'} | ${raw ? `${(a.p99 - raw.p99).toFixed(0)} ms` : '–'} | ${a.errors + (raw?.errors ?? 0)} |`,
+  );
 
 const os_ = new Client({ node: OPENSEARCH });
 const searchBody = createSearchBody({ opensearch: os_, prefix: mode.prefix, country });
@@ -68,7 +90,13 @@ async function compare(name: string, apiPath: string, index: string, body: strin
 for (const scenario of searches) {
   await compare(scenario.name, `/${country}/listings?${scenario.path}`, alias, await searchBody(scenario.query));
 }
-const categoryBody = JSON.stringify({ query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { 'internal.name_fold': { value: `*${fold('restaurant')}*` } } }] } }, sort: [{ 'internal.name_fold': 'asc' }, { id: 'asc' }], size: 10000, _source: ['id', 'name'], track_total_hits: true });
+const categoryBody = JSON.stringify({
+  query: { bool: { filter: [{ term: { cc: country } }, { wildcard: { 'internal.name_fold': { value: `*${fold('restaurant')}*` } } }] } },
+  sort: [{ 'internal.name_fold': 'asc' }, { id: 'asc' }],
+  size: 10000,
+  _source: ['id', 'name'],
+  track_total_hits: true,
+});
 await compare('categories: *restaurant*', `/${country}/categories?name=*restaurant*`, `${mode.prefix}categories`, categoryBody);
 hop.kill();
 row('POST create listing', await load({ url: apiUrl(`/${country}/listings`), method: 'POST', body: createBody, headers: auth }));

@@ -32,28 +32,101 @@ export interface Taxonomy {
 }
 
 /** A place of the data set, with its coordinates. */
-export interface Spot { place: string; latitude: number; longitude: number }
+export interface Spot {
+  place: string;
+  latitude: number;
+  longitude: number;
+}
 
-const HEADS = ['Krümel', 'Zwirbel', 'Knöpf', 'Schnauz', 'Gaukel', 'Wichtel', 'Strunz', 'Plüsch', 'Rumpel', 'Zottel', 'Bommel', 'Flausch',
-  'Quirl', 'Tüddel', 'Schnörk', 'Murkel', 'Pimpel', 'Zausel', 'Wuschel', 'Knirps', 'Brösel', 'Fummel', 'Gickel', 'Kringel', 'Lümmel',
-  'Nuschel', 'Pummel', 'Rüschel', 'Schmunz', 'Trödel'];
+const HEADS = [
+  'Krümel',
+  'Zwirbel',
+  'Knöpf',
+  'Schnauz',
+  'Gaukel',
+  'Wichtel',
+  'Strunz',
+  'Plüsch',
+  'Rumpel',
+  'Zottel',
+  'Bommel',
+  'Flausch',
+  'Quirl',
+  'Tüddel',
+  'Schnörk',
+  'Murkel',
+  'Pimpel',
+  'Zausel',
+  'Wuschel',
+  'Knirps',
+  'Brösel',
+  'Fummel',
+  'Gickel',
+  'Kringel',
+  'Lümmel',
+  'Nuschel',
+  'Pummel',
+  'Rüschel',
+  'Schmunz',
+  'Trödel',
+];
 const MIDDLES = ['', 'en', 'er', 's', 'ham', 'wald', 'feld', 'ing'];
-const TAILS = ['bach', 'huber', 'mayr', 'egger', 'inger', 'hofer', 'berger', 'moser', 'leitner', 'thaler', 'wieser', 'steiner', 'brunner',
-  'gruber', 'lechner', 'reiter', 'bauer', 'kofler', 'aigner', 'rieder'];
+const TAILS = [
+  'bach',
+  'huber',
+  'mayr',
+  'egger',
+  'inger',
+  'hofer',
+  'berger',
+  'moser',
+  'leitner',
+  'thaler',
+  'wieser',
+  'steiner',
+  'brunner',
+  'gruber',
+  'lechner',
+  'reiter',
+  'bauer',
+  'kofler',
+  'aigner',
+  'rieder',
+];
 /** Words a business name may start with that name no category, so that only the category names it. */
 const NAME_HEADS = ['Salon', 'Studio', 'Atelier', 'Kontor', 'Manufaktur', 'Zentrale', 'Galerie', 'Stube'];
 /** Compound words of business names, split into their parts, with the category they belong to. */
 export const COMPOUNDS: [string, string, string][] = [
-  ['Auto', 'Werkstatt', 'shop/car_repair'], ['Fahrrad', 'Laden', 'shop/bicycle'], ['Blumen', 'Laden', 'shop/florist'],
-  ['Zahn', 'Arztpraxis', 'amenity/dentist'], ['Tier', 'Arztpraxis', 'amenity/veterinary'], ['Getränke', 'Markt', 'shop/beverages'],
-  ['Schuh', 'Haus', 'shop/shoes'], ['Möbel', 'Haus', 'shop/furniture'], ['Haus', 'Verwaltung', 'office/property_management'],
-  ['Wein', 'Handlung', 'shop/wine'], ['Eis', 'Café', 'amenity/ice_cream'], ['Sport', 'Studio', 'leisure/fitness_centre'],
-  ['Kosmetik', 'Studio', 'shop/beauty'], ['Steuer', 'Kanzlei', 'office/tax_advisor'], ['Reise', 'Büro', 'shop/travel_agency'],
-  ['Nagel', 'Studio', 'shop/beauty/nails'], ['Foto', 'Studio', 'shop/photo'], ['Computer', 'Service', 'shop/computer'],
-  ['Hunde', 'Salon', 'shop/pet_grooming'], ['Brillen', 'Studio', 'shop/optician'], ['Bau', 'Markt', 'shop/doityourself'],
-  ['Motorrad', 'Werkstatt', 'shop/motorcycle'], ['Spiel', 'Waren', 'shop/toys'], ['Back', 'Stube', 'shop/bakery'],
-  ['Buch', 'Handlung', 'shop/books'], ['Land', 'Metzgerei', 'shop/butcher'], ['Stadt', 'Apotheke', 'amenity/pharmacy'],
-  ['Hof', 'Bäckerei', 'shop/bakery'], ['Herren', 'Friseur', 'shop/hairdresser'], ['Kinder', 'Zahnarzt', 'amenity/dentist'],
+  ['Auto', 'Werkstatt', 'shop/car_repair'],
+  ['Fahrrad', 'Laden', 'shop/bicycle'],
+  ['Blumen', 'Laden', 'shop/florist'],
+  ['Zahn', 'Arztpraxis', 'amenity/dentist'],
+  ['Tier', 'Arztpraxis', 'amenity/veterinary'],
+  ['Getränke', 'Markt', 'shop/beverages'],
+  ['Schuh', 'Haus', 'shop/shoes'],
+  ['Möbel', 'Haus', 'shop/furniture'],
+  ['Haus', 'Verwaltung', 'office/property_management'],
+  ['Wein', 'Handlung', 'shop/wine'],
+  ['Eis', 'Café', 'amenity/ice_cream'],
+  ['Sport', 'Studio', 'leisure/fitness_centre'],
+  ['Kosmetik', 'Studio', 'shop/beauty'],
+  ['Steuer', 'Kanzlei', 'office/tax_advisor'],
+  ['Reise', 'Büro', 'shop/travel_agency'],
+  ['Nagel', 'Studio', 'shop/beauty/nails'],
+  ['Foto', 'Studio', 'shop/photo'],
+  ['Computer', 'Service', 'shop/computer'],
+  ['Hunde', 'Salon', 'shop/pet_grooming'],
+  ['Brillen', 'Studio', 'shop/optician'],
+  ['Bau', 'Markt', 'shop/doityourself'],
+  ['Motorrad', 'Werkstatt', 'shop/motorcycle'],
+  ['Spiel', 'Waren', 'shop/toys'],
+  ['Back', 'Stube', 'shop/bakery'],
+  ['Buch', 'Handlung', 'shop/books'],
+  ['Land', 'Metzgerei', 'shop/butcher'],
+  ['Stadt', 'Apotheke', 'amenity/pharmacy'],
+  ['Hof', 'Bäckerei', 'shop/bakery'],
+  ['Herren', 'Friseur', 'shop/hairdresser'],
+  ['Kinder', 'Zahnarzt', 'amenity/dentist'],
 ];
 
 /** How many listings of each group: at least 2 000 in all (bench/RESULTS.md). */
@@ -129,7 +202,10 @@ export function buildCorpus(opts: { seed: number; taxonomy: Taxonomy; spots: rea
     }
   }
   // Compounds written whole ("Autowerkstatt Huber") and split ("Auto Werkstatt Huber").
-  for (const [group, count] of [['compound', GROUP_SIZES.compound], ['split compound', GROUP_SIZES.splitCompound]] as const) {
+  for (const [group, count] of [
+    ['compound', GROUP_SIZES.compound],
+    ['split compound', GROUP_SIZES.splitCompound],
+  ] as const) {
     for (let i = 0; i < count; i++) {
       const [head, tail, categoryId] = rng.pick(COMPOUNDS);
       const s = surname();

@@ -6,8 +6,15 @@ import type { CorpusSpec, Taxonomy } from './second-round-corpus.js';
 import { haversineKm, random, typo, type CorpusListing } from './relevance-queries.js';
 
 export const SECOND_ROUND_CLASSES = [
-  'one box', 'category name + surname', 'category within 3 km', 'compound suffix', 'compound split', 'compound joined',
-  'suggest: 60 % of a surname', 'suggest: a typo in the word before', 'suggest: 4 letters of a category',
+  'one box',
+  'category name + surname',
+  'category within 3 km',
+  'compound suffix',
+  'compound split',
+  'compound joined',
+  'suggest: 60 % of a surname',
+  'suggest: a typo in the word before',
+  'suggest: 4 letters of a category',
 ] as const;
 export type SecondRoundClass = (typeof SECOND_ROUND_CLASSES)[number];
 
@@ -50,8 +57,13 @@ export function categoriesNamedBy(taxonomy: Taxonomy): (text: string) => string[
 }
 
 export function buildSecondRoundQueries(opts: {
-  seed: number; perClass: number; specs: readonly CorpusSpec[]; ids: ReadonlyMap<number, number>;
-  corpus: readonly CorpusListing[]; taxonomy: Taxonomy; localName: (id: string) => string;
+  seed: number;
+  perClass: number;
+  specs: readonly CorpusSpec[];
+  ids: ReadonlyMap<number, number>;
+  corpus: readonly CorpusListing[];
+  taxonomy: Taxonomy;
+  localName: (id: string) => string;
 }): SecondRoundQuery[] {
   const rng = random(opts.seed * 31 + 5);
   const { specs, corpus, taxonomy } = opts;
@@ -98,11 +110,21 @@ export function buildSecondRoundQueries(opts: {
   const nearQuery = (categoryId: string, lat: number, lon: number, group: string) => {
     const what = opts.localName(categoryId);
     const inCategory = namedBy(what);
-    const within = new Set(inCategory.flatMap((c) => byCategory.get(c) ?? []).filter((l) => haversineKm(lat, lon, l.lat!, l.lon!) <= 3).map((l) => l.id));
+    const within = new Set(
+      inCategory
+        .flatMap((c) => byCategory.get(c) ?? [])
+        .filter((l) => haversineKm(lat, lon, l.lat!, l.lon!) <= 3)
+        .map((l) => l.id),
+    );
     if (within.size < 10) return false;
     queries.push({
-      class: 'category within 3 km', endpoint: 'solr', params: { what, lat: round(lat), lon: round(lon), radius: 3 },
-      relevant: [], inCategory, note: `${what}: ${within.size} within 3 km`, group,
+      class: 'category within 3 km',
+      endpoint: 'solr',
+      params: { what, lat: round(lat), lon: round(lon), radius: 3 },
+      relevant: [],
+      inCategory,
+      note: `${what}: ${within.size} within 3 km`,
+      group,
     });
     return true;
   };

@@ -32,24 +32,33 @@ export async function ensureCorpus(opts: { db: pg.Pool; auth: Record<string, str
     const n = Number(String(row.address).slice(prefix.length));
     const spec = specs[n];
     // The queries are made from the specs: a listing of another corpus would make them wrong.
-    if (!spec || spec.name !== row.name || spec.place !== row.place) throw new Error(`listing ${row.id} (${row.address}) is not what seed ${seed} makes now: the data set holds a corpus of another version; run with another --seed`);
+    if (!spec || spec.name !== row.name || spec.place !== row.place)
+      throw new Error(`listing ${row.id} (${row.address}) is not what seed ${seed} makes now: the data set holds a corpus of another version; run with another --seed`);
     ids.set(n, Number(row.id));
   }
   const missing = specs.filter((s) => !ids.has(s.n));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < missing.length) {
-      const spec = missing[next++]!;
-      const body = JSON.stringify({
-        name: spec.name, address: corpusAddress(seed, spec.n), zip: spec.zip, place: spec.place, latitude: spec.latitude, longitude: spec.longitude,
-        categories: [{ id: spec.categoryId }], phones: [{ type: 'landline', number: `+4930${String(7_000_000 + spec.n)}` }],
-      });
-      const { status, text } = await post(apiUrl(`/${COUNTRY}/listings`), body, { headers: auth, agent });
-      if (status !== 201) throw new Error(`corpus create ${spec.name}: ${status} ${text}`);
-      ids.set(spec.n, Number((JSON.parse(text) as { id: string }).id));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < missing.length) {
+        const spec = missing[next++]!;
+        const body = JSON.stringify({
+          name: spec.name,
+          address: corpusAddress(seed, spec.n),
+          zip: spec.zip,
+          place: spec.place,
+          latitude: spec.latitude,
+          longitude: spec.longitude,
+          categories: [{ id: spec.categoryId }],
+          phones: [{ type: 'landline', number: `+4930${String(7_000_000 + spec.n)}` }],
+        });
+        const { status, text } = await post(apiUrl(`/${COUNTRY}/listings`), body, { headers: auth, agent });
+        if (status !== 201) throw new Error(`corpus create ${spec.name}: ${status} ${text}`);
+        ids.set(spec.n, Number((JSON.parse(text) as { id: string }).id));
+      }
+    }),
+  );
   agent.destroy();
   if (missing.length) await waitSearchable(opts.alias, [...ids.values()]);
   return ids;
@@ -74,21 +83,30 @@ const oneConnection = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One request posted raw over the one keep-alive connection: its latency in ms. */
 export function rawMs(request: RawRequest): Promise<number> {
-  const [path, text, type] = 'msearch' in request
-    ? ['/_msearch', request.msearch, 'application/x-ndjson']
-    : [`/${request.index}/_search`, JSON.stringify(request.body), 'application/json'];
+  const [path, text, type] = 'msearch' in request ? ['/_msearch', request.msearch, 'application/x-ndjson'] : [`/${request.index}/_search`, JSON.stringify(request.body), 'application/json'];
   const target = new URL(`${OPENSEARCH}${path}`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const sent = http.request({
-      host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent: oneConnection,
-      headers: { 'content-type': type, 'content-length': Buffer.byteLength(text) },
-    }, (res) => {
-      let answer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { answer += chunk; });
-      res.on('end', () => (res.statusCode === 200 && !answer.includes('"error"') ? resolve(performance.now() - started) : reject(new Error(`raw ${path}: ${res.statusCode} ${answer.slice(0, 300)}`))));
-    });
+    const sent = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent: oneConnection,
+        headers: { 'content-type': type, 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        let answer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          answer += chunk;
+        });
+        res.on('end', () =>
+          res.statusCode === 200 && !answer.includes('"error"') ? resolve(performance.now() - started) : reject(new Error(`raw ${path}: ${res.statusCode} ${answer.slice(0, 300)}`)),
+        );
+      },
+    );
     sent.on('error', reject);
     sent.end(text);
   });

@@ -13,7 +13,13 @@ import { processNodeFlags } from '../src/platform/project-paths.js';
 import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds } from './proc.js';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
 
-export interface Mode { name: string; listings: number; seconds: number; db: string; prefix: string }
+export interface Mode {
+  name: string;
+  listings: number;
+  seconds: number;
+  db: string;
+  prefix: string;
+}
 export const QUICK: Mode = { name: 'quick', listings: 50_000, seconds: 5, db: 'listings_bench', prefix: 'bench-' };
 export const FULL: Mode = { name: 'full', listings: 1_000_000, seconds: 20, db: 'listings_bench_full', prefix: 'benchfull-' };
 /** The data set of the request-path and write-path benchmarks (issue 18's figures are at 200 000 listings). */
@@ -46,8 +52,10 @@ export function benchEnv(mode: Mode): NodeJS.ProcessEnv {
   };
 }
 
-export const cliIn = (env: NodeJS.ProcessEnv) => (...args: string[]) =>
-  execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+export const cliIn =
+  (env: NodeJS.ProcessEnv) =>
+  (...args: string[]) =>
+    execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 
 export interface CpuShare {
   /** CPU microseconds per answered request, per process, plus `load generator` (this process). */
@@ -73,14 +81,20 @@ export async function withCpu(pids: Record<string, number>, run: () => Promise<M
 
 /** The pids of the OpenSearch node and the Redis server the benchmark talks to. */
 export async function enginePids(): Promise<{ opensearch: number; redis: number }> {
-  const nodes = await fetch(`${OPENSEARCH}/_nodes/_local/process`).then((r) => r.json()) as { nodes: Record<string, { process: { id: number } }> };
+  const nodes = (await fetch(`${OPENSEARCH}/_nodes/_local/process`).then((r) => r.json())) as { nodes: Record<string, { process: { id: number } }> };
   const redisInfo = execFileSync('redis-cli', ['info', 'server']).toString();
   return { opensearch: Object.values(nodes.nodes)[0]!.process.id, redis: Number(/process_id:(\d+)/.exec(redisInfo)![1]) };
 }
 
 async function waitReady(url: string) {
   for (let i = 0; i < 120; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(500);
   }
   throw new Error(`${url} not ready`);
@@ -97,15 +111,24 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 export function post(url: string, body: string, { headers = {}, agent = keepAlive }: { headers?: Record<string, string>; agent?: http.Agent } = {}): Promise<{ status: number; text: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', agent,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-    });
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -114,9 +137,17 @@ export function post(url: string, body: string, { headers = {}, agent = keepAliv
 /** POSTs a JSON body over the keep-alive connection; resolves with the answer's text. */
 export const postJson = async (url: string, body: string): Promise<string> => (await post(url, body)).text;
 
-export interface Measured { rps: number; p50: number; p99: number; errors: number; requests: number }
+export interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
 export type Request = {
-  method?: 'GET' | 'POST' | 'PUT'; path: string; body?: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: string;
   /**
    * Called by autocannon before each send with the request it built (host and headers
    * included); returns the request to send instead. Lets a request vary per send, e.g. the next
@@ -127,12 +158,22 @@ export type Request = {
 
 /** One autocannon run: a single URL, or a list of requests each connection cycles through. */
 export async function load(opts: {
-  url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>;
-  requests?: Request[]; seconds: number; overallRate?: number; connections?: number;
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  requests?: Request[];
+  seconds: number;
+  overallRate?: number;
+  connections?: number;
 }): Promise<Measured> {
   const result = await autocannon({
-    url: opts.url, method: opts.method ?? 'GET', body: opts.body, headers: { 'content-type': 'application/json', ...opts.headers },
-    connections: opts.connections ?? CONNECTIONS, duration: opts.seconds,
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    body: opts.body,
+    headers: { 'content-type': 'application/json', ...opts.headers },
+    connections: opts.connections ?? CONNECTIONS,
+    duration: opts.seconds,
     ...(opts.requests ? { requests: opts.requests } : {}),
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   });
@@ -177,7 +218,13 @@ export async function startBenchService(mode: Mode) {
   await waitReady(apiUrl('/readyz'));
   await waitReady(`http://127.0.0.1:${INDEXER_PORT}/readyz`);
   return {
-    env, cli, db, seedSeconds, listings, api, indexer,
+    env,
+    cli,
+    db,
+    seedSeconds,
+    listings,
+    api,
+    indexer,
     auth: { authorization: `Bearer ${key}` },
     alias: `${mode.prefix}listings-${COUNTRY}`,
     async stop() {
@@ -198,19 +245,32 @@ export interface BenchSearch {
 }
 
 const queryString = (query: Partial<ListingSearchQuery>) =>
-  Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  Object.entries(query)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
 
 /** `base` keeping only the listings open at the instant `open` asks about (docs/contract.md §18). */
 const openOnly = (base: BenchSearch, label: string, open: Pick<ListingSearchQuery, 'open_now' | 'open_at'>): BenchSearch => ({
-  name: `${base.name} + ${label}`, query: { ...base.query, ...open }, path: `${base.path}&${queryString(open)}`, of: base.name,
+  name: `${base.name} + ${label}`,
+  query: { ...base.query, ...open },
+  path: `${base.path}&${queryString(open)}`,
+  of: base.name,
 });
 
 /** Searches (and the same searches narrowed to open listings) and a listing built from rows that exist in the data set. */
 export async function benchRequests(db: pg.Pool) {
-  const sample = (await db.query(`select l.id, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, p.number
+  const sample = (
+    await db.query(
+      `select l.id, l.name, l.address, l.zip, l.place, l.latitude, l.longitude, p.number
     from listings l join listing_phones p on p.listing_id = l.id
-    where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id limit 200`, [COUNTRY])).rows;
-  const ids = sample.slice(0, 20).map((r) => r.id).join(',');
+    where l.country = $1 and l.active and not l.suppressed and l.deleted_at is null order by l.id limit 200`,
+      [COUNTRY],
+    )
+  ).rows;
+  const ids = sample
+    .slice(0, 20)
+    .map((r) => r.id)
+    .join(',');
   const s = sample[7]!;
   const street = s.address.replace(/\s+\S+$/, '');
   const nameWord = (sample.find((r) => /^[A-Za-zÄÖÜäöüß]{7,}$/.test(r.name.split(' ')[0] ?? ''))?.name.split(' ')[0] ?? 'Bäckerei') as string;
@@ -220,9 +280,12 @@ export async function benchRequests(db: pg.Pool) {
   const [trade, surname = 'Muster'] = named.name.split(' ');
   const firstLetterTypo = `${trade} ${surname[0] === 'Q' ? 'W' : 'Q'}${surname.slice(1)}`;
   const placeTypo = named.place.slice(0, 2) + named.place[3] + named.place[2] + named.place.slice(4);
-  const solr = (name: string, query: Omit<ListingSearchQuery, 'solr'>): BenchSearch =>
-    ({ name, query: { solr: true, ...query } as ListingSearchQuery, path: `solr=true&${queryString(query)}` });
-  const address: BenchSearch = { name: 'filtered: address with wildcard', query: { street: `${street.slice(0, 5)}*`, place: s.place, postCode: s.zip }, path: `street=${encodeURIComponent(street.slice(0, 5))}*&place=${encodeURIComponent(s.place)}&postCode=${s.zip}` };
+  const solr = (name: string, query: Omit<ListingSearchQuery, 'solr'>): BenchSearch => ({ name, query: { solr: true, ...query } as ListingSearchQuery, path: `solr=true&${queryString(query)}` });
+  const address: BenchSearch = {
+    name: 'filtered: address with wildcard',
+    query: { street: `${street.slice(0, 5)}*`, place: s.place, postCode: s.zip },
+    path: `street=${encodeURIComponent(street.slice(0, 5))}*&place=${encodeURIComponent(s.place)}&postCode=${s.zip}`,
+  };
   const whatWhere = solr('solr: what + where', { what: 'Restaurant', where: s.place });
   const categoryNear = solr('solr: category + lat/lon', { category: 'Bäckerei', lat: s.latitude, lon: s.longitude });
   const searches: BenchSearch[] = [
@@ -247,13 +310,22 @@ export async function benchRequests(db: pg.Pool) {
     openOnly(categoryNear, 'open_now', { open_now: true }),
     openOnly(categoryNear, 'open_at Tuesday 10:30', { open_at: tuesdayMorning.toISO({ suppressMilliseconds: true })! }),
   ];
-  const createBody = JSON.stringify({ name: 'Bench Café', address: 'Hauptstraße 1', zip: '10115', place: 'Berlin', latitude: 52.52, longitude: 13.4, categories: [{ id: 'amenity/cafe' }], phones: [{ type: 'landline', number: '+49301234567' }] });
+  const createBody = JSON.stringify({
+    name: 'Bench Café',
+    address: 'Hauptstraße 1',
+    zip: '10115',
+    place: 'Berlin',
+    latitude: 52.52,
+    longitude: 13.4,
+    categories: [{ id: 'amenity/cafe' }],
+    phones: [{ type: 'landline', number: '+49301234567' }],
+  });
   return { listingId: s.id as number, searches, openSearches, createBody };
 }
 
 /** The machine and versions line every section starts with. */
 export async function machineDescription(): Promise<string> {
-  const osVersion = (await fetch(OPENSEARCH).then((r) => r.json()) as { version: { number: string } }).version.number;
+  const osVersion = ((await fetch(OPENSEARCH).then((r) => r.json())) as { version: { number: string } }).version.number;
   const pgVersion = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', 'show server_version']).toString().trim();
   const redisVersion = execFileSync('redis-server', ['--version']).toString().split(' ')[2]?.replace('v=', '');
   return `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version},
@@ -275,8 +347,14 @@ export const outboxBacklog = async (db: pg.Pool) => Number((await db.query('sele
  * `connections`, that many writers create back to back (the highest rate the API sustains).
  */
 export async function trackWrites(opts: {
-  os: import('@opensearch-project/opensearch').Client; alias: string; createUrl: string; body: string;
-  headers: Record<string, string>; seconds: number; perTick?: number; connections?: number;
+  os: import('@opensearch-project/opensearch').Client;
+  alias: string;
+  createUrl: string;
+  body: string;
+  headers: Record<string, string>;
+  seconds: number;
+  perTick?: number;
+  connections?: number;
 }) {
   const acked = new Map<number, number>();
   const lags: number[] = [];
@@ -295,16 +373,22 @@ export async function trackWrites(opts: {
   };
   const until = Date.now() + opts.seconds * 1000;
   const writer = opts.connections
-    ? Promise.all(Array.from({ length: opts.connections }, async () => { while (Date.now() < until) await create(); }))
+    ? Promise.all(
+        Array.from({ length: opts.connections }, async () => {
+          while (Date.now() < until) await create();
+        }),
+      )
     : (async () => {
-      while (Date.now() < until) {
-        const due = Date.now() + 100;
-        await Promise.all(Array.from({ length: opts.perTick ?? 20 }, create));
-        await sleep(Math.max(0, due - Date.now()));
-      }
-    })();
+        while (Date.now() < until) {
+          const due = Date.now() + 100;
+          await Promise.all(Array.from({ length: opts.perTick ?? 20 }, create));
+          await sleep(Math.max(0, due - Date.now()));
+        }
+      })();
   let writing = true;
-  void writer.then(() => { writing = false; });
+  void writer.then(() => {
+    writing = false;
+  });
   const deadline = until + 60_000;
   while ((writing || acked.size > 0) && Date.now() < deadline) {
     const pending = [...acked.keys()];
@@ -312,7 +396,8 @@ export async function trackWrites(opts: {
       // Each hit's id from doc values, not _source: loading the _source of a poll's hits costs
       // OpenSearch ten times the CPU, on the cores the writes need.
       const res = await opts.os.search({
-        index: opts.alias, filter_path: 'hits.hits.fields',
+        index: opts.alias,
+        filter_path: 'hits.hits.fields',
         body: { query: { terms: { lid: pending } }, _source: false, stored_fields: ['_none_'], docvalue_fields: ['lid'], size: pending.length },
       });
       const now = Date.now();
@@ -329,7 +414,11 @@ export async function trackWrites(opts: {
   lags.sort((a, b) => a - b);
   createLatencies.sort((a, b) => a - b);
   return {
-    lags, errors, unseen: acked.size, writes: createLatencies.length, writesPerSecond: createLatencies.length / opts.seconds,
+    lags,
+    errors,
+    unseen: acked.size,
+    writes: createLatencies.length,
+    writesPerSecond: createLatencies.length / opts.seconds,
     pct: (p: number) => percentile(lags, p),
     createPct: (p: number) => percentile(createLatencies, p),
   };
@@ -342,8 +431,12 @@ export async function trackWrites(opts: {
  */
 export async function withCpuPerWrite<T>(service: BenchService, run: () => Promise<T>, writesOf: (result: T) => number) {
   const perProcess: Record<string, () => number> = {
-    API: () => cpuSeconds(service.api.pid!), indexer: () => cpuSeconds(service.indexer.pid!), PostgreSQL: () => cpuSecondsOfCommand('postgres'),
-    Redis: () => cpuSecondsOfCommand('redis-server'), OpenSearch: () => cpuSecondsOfCommand('java'), 'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
+    API: () => cpuSeconds(service.api.pid!),
+    indexer: () => cpuSeconds(service.indexer.pid!),
+    PostgreSQL: () => cpuSecondsOfCommand('postgres'),
+    Redis: () => cpuSecondsOfCommand('redis-server'),
+    OpenSearch: () => cpuSecondsOfCommand('java'),
+    'this bench (load + visibility polls)': () => cpuSeconds(process.pid),
   };
   const before = Object.fromEntries(Object.entries(perProcess).map(([name, read]) => [name, read()]));
   const machineBefore = machineCpuSeconds();
@@ -356,12 +449,28 @@ export async function withCpuPerWrite<T>(service: BenchService, run: () => Promi
 export type BenchService = Awaited<ReturnType<typeof startBenchService>>;
 
 /** POST create at `connections` writers for `seconds` (trackWrites), with each process's CPU per create. */
-export async function measureCreates(service: BenchService, opts: {
-  os: import('@opensearch-project/opensearch').Client; body: string; seconds: number; connections: number;
-}) {
-  const { result: writes, ...cpu } = await withCpuPerWrite(service, () => trackWrites({
-    os: opts.os, alias: service.alias, createUrl: apiUrl(`/${COUNTRY}/listings`), body: opts.body, headers: service.auth,
-    seconds: opts.seconds, connections: opts.connections,
-  }), (w) => w.writes);
+export async function measureCreates(
+  service: BenchService,
+  opts: {
+    os: import('@opensearch-project/opensearch').Client;
+    body: string;
+    seconds: number;
+    connections: number;
+  },
+) {
+  const { result: writes, ...cpu } = await withCpuPerWrite(
+    service,
+    () =>
+      trackWrites({
+        os: opts.os,
+        alias: service.alias,
+        createUrl: apiUrl(`/${COUNTRY}/listings`),
+        body: opts.body,
+        headers: service.auth,
+        seconds: opts.seconds,
+        connections: opts.connections,
+      }),
+    (w) => w.writes,
+  );
   return { writes, ...cpu };
 }

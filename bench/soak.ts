@@ -31,7 +31,15 @@ const max = await run(30);
 const rate = Math.round(max.rps * LOAD_SHARE);
 console.log(`maximum ${max.rps.toFixed(0)} req/s; soaking at ${rate} req/s for ${MINUTES} min`);
 
-interface Minute { rps: number; p50: number; p99: number; errors: number; apiRss: number; indexerRss: number; backlog: number }
+interface Minute {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  apiRss: number;
+  indexerRss: number;
+  backlog: number;
+}
 const minutes: Minute[] = [];
 for (let m = 1; m <= MINUTES; m++) {
   const r = await run(60, rate);

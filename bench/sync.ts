@@ -19,35 +19,46 @@ const mode = process.argv.includes('--full') ? FULL : QUICK;
 const service = await startBenchService(mode);
 const { auth, api, db, env } = service;
 
-interface ExportRun { listings: number; bytes: number; seconds: number; maxRssMb: number }
+interface ExportRun {
+  listings: number;
+  bytes: number;
+  seconds: number;
+  maxRssMb: number;
+}
 
 /** Streams one export (scope all, as the bench's admin) and counts its lines while sampling the API's RSS. */
 function exportThroughApi(gzip: boolean): Promise<ExportRun> {
   return new Promise((resolve, reject) => {
     let maxRssMb = memoryMb(api.pid!).rss;
-    const sampler = setInterval(() => { maxRssMb = Math.max(maxRssMb, memoryMb(api.pid!).rss); }, 50);
+    const sampler = setInterval(() => {
+      maxRssMb = Math.max(maxRssMb, memoryMb(api.pid!).rss);
+    }, 50);
     const started = process.hrtime.bigint();
     const headers = { ...auth, ...(gzip ? { 'accept-encoding': 'gzip' } : {}) };
-    http.get({ host: '127.0.0.1', port: API_PORT, path: `/${country}/listings/export?scope=all`, headers }, (res) => {
-      if (res.statusCode !== 200) {
-        clearInterval(sampler);
-        reject(new Error(`export answered ${res.statusCode}`));
-        return;
-      }
-      let bytes = 0;
-      let newlines = 0;
-      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
-      const body = gzip ? res.pipe(createGunzip()) : res;
-      body.on('data', (chunk: Buffer) => {
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
-      });
-      body.on('end', () => {
-        clearInterval(sampler);
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        resolve({ listings: newlines - 1, bytes, seconds, maxRssMb }); // the last line is the end line
-      });
-      body.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port: API_PORT, path: `/${country}/listings/export?scope=all`, headers }, (res) => {
+        if (res.statusCode !== 200) {
+          clearInterval(sampler);
+          reject(new Error(`export answered ${res.statusCode}`));
+          return;
+        }
+        let bytes = 0;
+        let newlines = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        const body = gzip ? res.pipe(createGunzip()) : res;
+        body.on('data', (chunk: Buffer) => {
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
+        });
+        body.on('end', () => {
+          clearInterval(sampler);
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          resolve({ listings: newlines - 1, bytes, seconds, maxRssMb }); // the last line is the end line
+        });
+        body.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -64,9 +75,7 @@ function rawCopy(): Promise<{ rows: number; bytes: number; seconds: number }> {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
     });
     psql.on('error', reject);
-    psql.on('close', (code) => (code === 0
-      ? resolve({ rows, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 })
-      : reject(new Error(`psql exited with ${code}`))));
+    psql.on('close', (code) => (code === 0 ? resolve({ rows, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 }) : reject(new Error(`psql exited with ${code}`))));
   });
 }
 
@@ -94,7 +103,6 @@ async function feedLags(listingId: number): Promise<number[]> {
   }
   return lags;
 }
-
 
 await exportThroughApi(false); // warm-up: caches and JIT
 const plain = await exportThroughApi(false);

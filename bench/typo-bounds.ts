@@ -10,9 +10,7 @@ import { Client } from '@opensearch-project/opensearch';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
 import { cpuSeconds } from './proc.js';
 import { createSearchBody } from './search-body.js';
-import {
-  apiUrl, COUNTRY as country, FULL, machineDescription, OPENSEARCH, percentile, QUICK, startBenchService, type Mode,
-} from './service.js';
+import { apiUrl, COUNTRY as country, FULL, machineDescription, OPENSEARCH, percentile, QUICK, startBenchService, type Mode } from './service.js';
 import { writeResults } from './results-file.js';
 import { countTerms, ORDINARY, WORST_TEXTS } from './worst-queries.js';
 
@@ -21,9 +19,7 @@ const argument = (name: string) => {
   return at > 0 ? Number(process.argv[at + 1]) : undefined;
 };
 const smokeListings = argument('--listings');
-const mode: Mode = smokeListings
-  ? { name: 'smoke', listings: smokeListings, seconds: 2, db: 'listings_bench_typos', prefix: 'benchtypos-' }
-  : process.argv.includes('--quick') ? QUICK : FULL;
+const mode: Mode = smokeListings ? { name: 'smoke', listings: smokeListings, seconds: 2, db: 'listings_bench_typos', prefix: 'benchtypos-' } : process.argv.includes('--quick') ? QUICK : FULL;
 const seconds = argument('--seconds') ?? mode.seconds;
 const rounds = 3;
 
@@ -37,19 +33,30 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function send(url: string, method: 'GET' | 'POST', body?: string, headers: Record<string, string> = {}): Promise<number> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, agent,
-      headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
-interface Round { latencies: number[]; errors: number; cpuSeconds: number }
+interface Round {
+  latencies: number[];
+  errors: number;
+  cpuSeconds: number;
+}
 
 /** Back to back for `runSeconds` after a warm-up; latencies in ms, and the API's CPU meanwhile when `cpuPid` is given. */
 async function round(runSeconds: number, url: string, method: 'GET' | 'POST', body?: string, headers?: Record<string, string>, cpuPid?: number): Promise<Round> {
@@ -70,7 +77,9 @@ async function round(runSeconds: number, url: string, method: 'GET' | 'POST', bo
 const pooled = (taken: Round[]) => {
   const latencies = taken.flatMap((r) => r.latencies);
   return {
-    p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: taken.reduce((n, r) => n + r.errors, 0),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors: taken.reduce((n, r) => n + r.errors, 0),
     cpuUs: (taken.reduce((n, r) => n + r.cpuSeconds, 0) * 1e6) / latencies.length,
   };
 };
@@ -98,8 +107,11 @@ await os.close();
 
 const ms = (v: number) => v.toFixed(2);
 const ordinary = results[0]!;
-const rows = results.map((r) => `| ${r.name} | ${r.terms} | ${(r.bytes / 1024).toFixed(1)} | ${ms(r.raw.p50)} / ${ms(r.raw.p99)} | ${ms(r.viaApi.p50)} / ${ms(r.viaApi.p99)} `
-  + `| ${r.viaApi.cpuUs.toFixed(0)} | ${(r.viaApi.p50 / ordinary.viaApi.p50).toFixed(2)} | ${r.raw.errors + r.viaApi.errors} |`);
+const rows = results.map(
+  (r) =>
+    `| ${r.name} | ${r.terms} | ${(r.bytes / 1024).toFixed(1)} | ${ms(r.raw.p50)} / ${ms(r.raw.p99)} | ${ms(r.viaApi.p50)} / ${ms(r.viaApi.p99)} ` +
+    `| ${r.viaApi.cpuUs.toFixed(0)} | ${(r.viaApi.p50 / ordinary.viaApi.p50).toFixed(2)} | ${r.raw.errors + r.viaApi.errors} |`,
+);
 const section = `${await machineDescription()}
 Data set: ${service.listings.toLocaleString('en')} listings in \`${country}\`. One connection, ${seconds} s per search and way in ${rounds}
 interleaved rounds (raw, API), each after 20 warm-up requests; latencies in ms (p50 / p99). \`what\` and \`where\` both carry the

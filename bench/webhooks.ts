@@ -13,9 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChangeKind } from '../src/changes/change-kinds.js';
 import { createOwnListings, offerRotation } from './own-listing-writes.js';
-import {
-  COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService, type Measured, type Request,
-} from './service.js';
+import { COUNTRY, QUICK, apiUrl, benchRequests, load, machineDescription, outboxBacklog, percentile, sleep, startBenchService, type Measured, type Request } from './service.js';
 import { writeResults } from './results-file.js';
 
 const arg = (name: string) => {
@@ -50,7 +48,12 @@ const { auth, db } = service;
 const { createBody } = await benchRequests(db);
 
 /** One kind of write: the change it records, what is sent, and at what rate. */
-interface WriteLoad { kind: ChangeKind; sent: string; rate: number; requests: Request[] }
+interface WriteLoad {
+  kind: ChangeKind;
+  sent: string;
+  rate: number;
+  requests: Request[];
+}
 const createRate = Math.round(RATE * CREATE_SHARE[WRITES]);
 const offerRate = RATE - createRate;
 const loads: WriteLoad[] = [];
@@ -59,7 +62,12 @@ if (createRate > 0) {
 }
 if (offerRate > 0) {
   const ids = await createOwnListings(auth, createBody, OFFER_LISTINGS);
-  loads.push({ kind: 'offer_set', sent: `PUT /${COUNTRY}/listings/:id/offer over ${OFFER_LISTINGS} listings the bench partner created (so claims) before subscribing`, rate: offerRate, requests: [offerRotation(ids)] });
+  loads.push({
+    kind: 'offer_set',
+    sent: `PUT /${COUNTRY}/listings/:id/offer over ${OFFER_LISTINGS} listings the bench partner created (so claims) before subscribing`,
+    rate: offerRate,
+    requests: [offerRotation(ids)],
+  });
   // Those creates are indexed before the measurement starts, so their index jobs do not compete with it.
   const indexedBy = Date.now() + 60_000;
   while ((await outboxBacklog(db)) > 0 && Date.now() < indexedBy) await sleep(200);
@@ -87,21 +95,25 @@ const { port } = receiver.address() as AddressInfo;
 // Subscribed after the setup's creates: a subscription receives only later changes (docs/contract.md §15).
 const events = loads.map((l) => l.kind);
 const created = await fetch(apiUrl('/webhooks'), {
-  method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
   body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events, countries: [COUNTRY], scope: 'all' }),
 });
 if (created.status !== 201) throw new Error(`POST /webhooks answered ${created.status}: ${await created.text()}`);
-const webhook = await created.json() as { id: string };
+const webhook = (await created.json()) as { id: string };
 
 /**
  * The changes the subscription matches, per kind: the messages the receiver must get. The rule of
  * receivesChange (src/webhooks/webhook-messages.ts) for an admin's subscription of scope `all`.
  */
 async function matchedChanges(webhookId: string): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ kind: string; count: number }>(`select c.kind, count(*)::int as count
+  const { rows } = await db.query<{ kind: string; count: number }>(
+    `select c.kind, count(*)::int as count
     from listing_changes c join webhooks w on w.id = $1
     where c.country = any(w.countries) and c.kind = any(w.events) and c.at >= w.created_at
-    group by c.kind`, [webhookId]);
+    group by c.kind`,
+    [webhookId],
+  );
   return new Map(rows.map((r) => [r.kind, r.count]));
 }
 

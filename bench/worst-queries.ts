@@ -42,8 +42,7 @@ const solrBody = (text: string) => buildSolrQuery({ kind: 'solr', limit: 50, off
 /** For every word length that has typo forms (and two past the longest), a text of such words. */
 const byLength = Array.from({ length: maxOneEdit + 3 - minOneEdit }, (_, i) => fill((seed) => longWord(minOneEdit + i, seed)));
 /** The text of `byLength` whose body measures most: which length that is follows from the bounds. */
-const heaviest = (measure: (body: object) => number) =>
-  byLength.map((text) => ({ text, size: measure(solrBody(text)) })).reduce((a, b) => (b.size > a.size ? b : a)).text;
+const heaviest = (measure: (body: object) => number) => byLength.map((text) => ({ text, size: measure(solrBody(text)) })).reduce((a, b) => (b.size > a.size ? b : a)).text;
 
 /**
  * Candidates for the worst text of `what` and `where`, each as long as allowed: words of the

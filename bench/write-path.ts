@@ -14,8 +14,20 @@
 import { Client } from '@opensearch-project/opensearch';
 import { createOwnListings, unchangedRotation, updateRotation } from './own-listing-writes.js';
 import {
-  apiUrl, benchRequests, load, machineDescription, measureCreates, OPENSEARCH, outboxBacklog, PATH, sleep, startBenchService, withCpuPerWrite,
-  type BenchService, type Mode, type Request,
+  apiUrl,
+  benchRequests,
+  load,
+  machineDescription,
+  measureCreates,
+  OPENSEARCH,
+  outboxBacklog,
+  PATH,
+  sleep,
+  startBenchService,
+  withCpuPerWrite,
+  type BenchService,
+  type Mode,
+  type Request,
 } from './service.js';
 import { writeResults } from './results-file.js';
 
@@ -32,8 +44,7 @@ const only = option('--only');
 const label = option('--label');
 const size = argument('--listings', PATH.listings);
 // A data set of another size lives in a database and indices of its own, never mixed with the path's.
-const mode: Mode = size === PATH.listings ? PATH
-  : { ...PATH, name: `write path, ${size} listings`, listings: size, db: `listings_bench_writes_${size}`, prefix: `benchwrites${size}-` };
+const mode: Mode = size === PATH.listings ? PATH : { ...PATH, name: `write path, ${size} listings`, listings: size, db: `listings_bench_writes_${size}`, prefix: `benchwrites${size}-` };
 const CONNECTIONS = 10;
 /** The listings the updates go round: enough that ten writers seldom wait on each other's row lock. */
 const UPDATED_LISTINGS = 200;
@@ -51,10 +62,17 @@ async function drainSeconds(service: BenchService): Promise<number> {
  * work on the last updates included).
  */
 async function measureUpdates(service: BenchService, rotation: () => Request) {
-  const { result: { updates, drained }, ...cpu } = await withCpuPerWrite(service, async () => {
-    const updates = await load({ url: apiUrl('/'), headers: service.auth, requests: [rotation()], seconds, connections: CONNECTIONS });
-    return { updates, drained: await drainSeconds(service) };
-  }, ({ updates }) => updates.requests - updates.errors);
+  const {
+    result: { updates, drained },
+    ...cpu
+  } = await withCpuPerWrite(
+    service,
+    async () => {
+      const updates = await load({ url: apiUrl('/'), headers: service.auth, requests: [rotation()], seconds, connections: CONNECTIONS });
+      return { updates, drained: await drainSeconds(service) };
+    },
+    ({ updates }) => updates.requests - updates.errors,
+  );
   return { updates, drained, ...cpu };
 }
 
@@ -90,11 +108,16 @@ await os.close();
 const processes = updateResults[0]!.cpuMsPerWrite.map(([name]) => name);
 const cpuCells = (cpuMsPerWrite: readonly (readonly [string, number])[]) =>
   `${cpuMsPerWrite.map(([, ms]) => ms.toFixed(2)).join(' | ')} | ${cpuMsPerWrite.reduce((sum, [, ms]) => sum + ms, 0).toFixed(2)}`;
-const rows = results.map(({ writes, cpuMsPerWrite, machineBusy }, i) =>
-  `| ${i + 1} | ${writes.writesPerSecond.toFixed(0)} | ${writes.createPct(50).toFixed(1)} / ${writes.createPct(99).toFixed(1)} `
-    + `| ${writes.pct(50)} / ${writes.pct(99)} | ${writes.errors} / ${writes.unseen} | ${cpuCells(cpuMsPerWrite)} | ${(machineBusy * 100).toFixed(0)} % |`);
-const updateRowsOf = (measured: typeof updateResults) => measured.map(({ updates, cpuMsPerWrite, machineBusy, drained }, i) =>
-  `| ${i + 1} | ${updates.rps.toFixed(0)} | ${updates.p50} / ${updates.p99} | ${drained.toFixed(1)} | ${updates.errors} | ${cpuCells(cpuMsPerWrite)} | ${(machineBusy * 100).toFixed(0)} % |`);
+const rows = results.map(
+  ({ writes, cpuMsPerWrite, machineBusy }, i) =>
+    `| ${i + 1} | ${writes.writesPerSecond.toFixed(0)} | ${writes.createPct(50).toFixed(1)} / ${writes.createPct(99).toFixed(1)} ` +
+    `| ${writes.pct(50)} / ${writes.pct(99)} | ${writes.errors} / ${writes.unseen} | ${cpuCells(cpuMsPerWrite)} | ${(machineBusy * 100).toFixed(0)} % |`,
+);
+const updateRowsOf = (measured: typeof updateResults) =>
+  measured.map(
+    ({ updates, cpuMsPerWrite, machineBusy, drained }, i) =>
+      `| ${i + 1} | ${updates.rps.toFixed(0)} | ${updates.p50} / ${updates.p99} | ${drained.toFixed(1)} | ${updates.errors} | ${cpuCells(cpuMsPerWrite)} | ${(machineBusy * 100).toFixed(0)} % |`,
+  );
 const ratesOf = (measured: typeof updateResults) => measured.map((r) => r.updates.rps);
 const span = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 const updateTable = (measured: typeof updateResults) => `| Run | updates/s | update ms p50 / p99 | drained s | errors | ${processes.join(' | ')} | all | machine busy |
@@ -103,7 +126,10 @@ ${updateRowsOf(measured).join('\n')}`;
 const rates = results.map((r) => r.writes.writesPerSecond);
 const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
 
-const creates = results.length === 0 ? 'Creates: not measured (--only updates).' : `${runs} runs of ${seconds} s, ${CONNECTIONS} writers creating back to back,
+const creates =
+  results.length === 0
+    ? 'Creates: not measured (--only updates).'
+    : `${runs} runs of ${seconds} s, ${CONNECTIONS} writers creating back to back,
 after a dropped warm-up run. Creates per second ${span(rates)}, mean ${mean.toFixed(0)} (target ≥ 300/s);
 every write's time until a search on OpenSearch finds it (target p99 ≤ 2 000 ms). CPU: ms of each process's CPU per create.
 

@@ -5,9 +5,7 @@ import type { Logger } from 'pino';
 import type { OpenSearchClient } from '../src/opensearch/client.js';
 import { requestThroughPool } from '../src/opensearch/pool-request.js';
 
-export type BulkAction =
-  | { op: 'index'; index: string; id: string; version: number; document: object }
-  | { op: 'delete'; index: string; id: string; version: number };
+export type BulkAction = { op: 'index'; index: string; id: string; version: number; document: object } | { op: 'delete'; index: string; id: string; version: number };
 
 /**
  * Per action: `written`; `stale` when OpenSearch already holds this version or a newer one (409:
@@ -18,7 +16,10 @@ export type BulkOutcome = 'written' | 'stale' | BulkItemError;
 /** One action of a `_bulk` refused (429 when OpenSearch is overloaded, a mapping error...). */
 export class BulkItemError extends Error {
   override name = 'BulkItemError';
-  constructor(readonly status: number, readonly reason: unknown) {
+  constructor(
+    readonly status: number,
+    readonly reason: unknown,
+  ) {
     super(`bulk action failed with ${status}: ${JSON.stringify(reason)}`);
   }
 }
@@ -40,15 +41,16 @@ export function bulkBody(actions: readonly BulkAction[]): string {
 }
 
 /** Sends `actions` as one `_bulk`; throws only when the request as a whole fails (OpenSearch down). */
-export async function writeBulk(
-  opensearch: OpenSearchClient, actions: BulkAction[], logger: Logger, { requestTimeoutMs }: { requestTimeoutMs?: number } = {},
-): Promise<BulkOutcome[]> {
+export async function writeBulk(opensearch: OpenSearchClient, actions: BulkAction[], logger: Logger, { requestTimeoutMs }: { requestTimeoutMs?: number } = {}): Promise<BulkOutcome[]> {
   if (actions.length === 0) return [];
   // Through the pool, as searches go (pool-request.ts): the client's `bulk` kept each request's
   // scope, the documents sent included, alive until a full collection.
   const answer = await requestThroughPool<{ took: number; items: BulkItem[] }>(opensearch, {
-    path: '/_bulk', body: bulkBody(actions), contentType: 'application/x-ndjson',
-    params: { filter_path: 'took,errors,items.*.status,items.*.error' }, timeoutMs: requestTimeoutMs,
+    path: '/_bulk',
+    body: bulkBody(actions),
+    contentType: 'application/x-ndjson',
+    params: { filter_path: 'took,errors,items.*.status,items.*.error' },
+    timeoutMs: requestTimeoutMs,
   });
   const { items } = answer;
   const outcomes = actions.map((action, i): BulkOutcome => {

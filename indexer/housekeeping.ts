@@ -39,7 +39,8 @@ export interface Retention {
 }
 
 export async function purgeExpired(
-  db: Db, { changeRetentionDays = 7, historyRetentionDays = 400, deliveriesPerWebhook = 1000 }: Retention = {},
+  db: Db,
+  { changeRetentionDays = 7, historyRetentionDays = 400, deliveriesPerWebhook = 1000 }: Retention = {},
 ): Promise<{ keys: number; events: number; deliveries: number; changes: number; versions: number }> {
   const now = Date.now();
   const keys = await purgeExpiredIdempotencyKeys(db, now);

@@ -12,8 +12,21 @@ import type { Db, DbOrTx } from '../src/db/client.js';
 import { createImportQueue, IMPORT_QUEUE, parseRunImportsJob } from '../src/imports/import-queue.js';
 import { parseImportLine, type ParsedLine } from '../src/imports/import-line.js';
 import {
-  addCounts, deleteAbandonedUploads, listingsNotNamedBy, lockImport, markFinished, markRunning, oldestUnfinishedImport, partnersWithUnfinishedImports,
-  pendingLines, recordLineOutcomes, type CountsDelta, type ImportRow, type LineError, type LineOutcomeRow, type LineStatus,
+  addCounts,
+  deleteAbandonedUploads,
+  listingsNotNamedBy,
+  lockImport,
+  markFinished,
+  markRunning,
+  oldestUnfinishedImport,
+  partnersWithUnfinishedImports,
+  pendingLines,
+  recordLineOutcomes,
+  type CountsDelta,
+  type ImportRow,
+  type LineError,
+  type LineOutcomeRow,
+  type LineStatus,
 } from '../src/imports/imports-dal.js';
 import { MAX_LINE_BYTES } from '../src/imports/imports-service.js';
 import type { ListingWrites, WriteOptions } from '../src/listings/change-listing.js';
@@ -56,7 +69,13 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
    * it (no write at all). A refused item is an outcome; anything else aborts the batch.
    */
   async function applyLine(
-    tx: DbOrTx, events: SyncListingJob[], caller: Caller, country: string, parsed: ParsedLine, mapped: number | undefined, unchanged: Listing | undefined,
+    tx: DbOrTx,
+    events: SyncListingJob[],
+    caller: Caller,
+    country: string,
+    parsed: ParsedLine,
+    mapped: number | undefined,
+    unchanged: Listing | undefined,
     createWithoutSavepoint: boolean,
   ): Promise<LineOutcome> {
     if (!parsed.ok) return { status: 'failed', sourceId: parsed.sourceId, listingId: null, version: null, error: parsed.error };
@@ -117,52 +136,63 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
     }
   }
 
-  const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) => inBatch(id, async (tx, job, events) => {
-    const lines = (await pendingLines(tx, id, batchSize)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
-    const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
-    const mapped = await findMappedListings(tx, caller.partnerId, valid.map((p) => p.sourceId));
-    const candidates = valid.flatMap((p) => {
-      const listingId = mapped.get(p.sourceId);
-      return listingId === undefined ? [] : [{ id: listingId, input: p.input, parsed: p }];
-    });
-    const stored = await listings.unchangedByPut(tx, caller, job.country, candidates);
-    const unchanged = new Map(candidates.map((c, i) => [c.parsed, stored[i]]));
-    const written = new Set<string>();
-    const outcomes: LineOutcomeRow[] = [];
-    const delta: CountsDelta = {};
-    for (const { line, parsed } of lines) {
-      const sourceId = parsed.ok ? parsed.sourceId : undefined;
-      const fresh = sourceId !== undefined && !written.has(sourceId);
-      const outcome = await applyLine(
-        tx, events, caller, job.country, parsed, sourceId === undefined ? undefined : mapped.get(sourceId), fresh && parsed.ok ? unchanged.get(parsed) : undefined,
-        createWithoutSavepoint,
+  const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) =>
+    inBatch(id, async (tx, job, events) => {
+      const lines = (await pendingLines(tx, id, batchSize)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
+      const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
+      const mapped = await findMappedListings(
+        tx,
+        caller.partnerId,
+        valid.map((p) => p.sourceId),
       );
-      if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
-        written.add(sourceId);
-        mapped.set(sourceId, outcome.listingId!);
+      const candidates = valid.flatMap((p) => {
+        const listingId = mapped.get(p.sourceId);
+        return listingId === undefined ? [] : [{ id: listingId, input: p.input, parsed: p }];
+      });
+      const stored = await listings.unchangedByPut(tx, caller, job.country, candidates);
+      const unchanged = new Map(candidates.map((c, i) => [c.parsed, stored[i]]));
+      const written = new Set<string>();
+      const outcomes: LineOutcomeRow[] = [];
+      const delta: CountsDelta = {};
+      for (const { line, parsed } of lines) {
+        const sourceId = parsed.ok ? parsed.sourceId : undefined;
+        const fresh = sourceId !== undefined && !written.has(sourceId);
+        const outcome = await applyLine(
+          tx,
+          events,
+          caller,
+          job.country,
+          parsed,
+          sourceId === undefined ? undefined : mapped.get(sourceId),
+          fresh && parsed.ok ? unchanged.get(parsed) : undefined,
+          createWithoutSavepoint,
+        );
+        if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
+          written.add(sourceId);
+          mapped.set(sourceId, outcome.listingId!);
+        }
+        outcomes.push({ line, ...outcome });
+        delta[outcome.status] = (delta[outcome.status] ?? 0) + 1;
       }
-      outcomes.push({ line, ...outcome });
-      delta[outcome.status] = (delta[outcome.status] ?? 0) + 1;
-    }
-    await recordLineOutcomes(tx, id, outcomes);
-    await addCounts(tx, id, { ...delta, processed: lines.length });
-    return lines.length > 0;
-  });
+      await recordLineOutcomes(tx, id, outcomes);
+      await addCounts(tx, id, { ...delta, processed: lines.length });
+      return lines.length > 0;
+    });
 
   /** mode=replace: deletes the next batch of the caller's listings that no line named; false when none is left. */
-  const deleteNextUnnamed = (id: number, caller: Caller) => inBatch(id, async (tx, job, events) => {
-    const ids = await listingsNotNamedBy(tx, id, caller.partnerId, job.country, batchSize);
-    for (const listingId of ids) await listings.remove(caller, job.country, listingId, { channel: 'import', within: { tx, events } });
-    await addCounts(tx, id, { deleted: ids.length });
-    return ids.length > 0;
-  });
+  const deleteNextUnnamed = (id: number, caller: Caller) =>
+    inBatch(id, async (tx, job, events) => {
+      const ids = await listingsNotNamedBy(tx, id, caller.partnerId, job.country, batchSize);
+      for (const listingId of ids) await listings.remove(caller, job.country, listingId, { channel: 'import', within: { tx, events } });
+      await addCounts(tx, id, { deleted: ids.length });
+      return ids.length > 0;
+    });
 
-  const finish = (id: number) => inBatch(id, async (tx, job) => {
-    const skipped = job.mode === 'replace' && job.failed > 0
-      ? `mode=replace deleted nothing: ${job.failed} line${job.failed === 1 ? '' : 's'} failed`
-      : null;
-    await markFinished(tx, id, 'done', skipped);
-  });
+  const finish = (id: number) =>
+    inBatch(id, async (tx, job) => {
+      const skipped = job.mode === 'replace' && job.failed > 0 ? `mode=replace deleted nothing: ${job.failed} line${job.failed === 1 ? '' : 's'} failed` : null;
+      await markFinished(tx, id, 'done', skipped);
+    });
 
   async function runImport(job: ImportRow): Promise<void> {
     const log = logger.child({ importId: job.id, partnerId: job.partnerId });
@@ -174,11 +204,11 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
     const caller: Caller = { partnerId: partner.partnerId, name: partner.name, role: partner.role };
     await markRunning(db, job.id);
     log.info({ lines: job.lines, processed: job.processed }, job.status === 'running' ? 'import resumed' : 'import started');
-    while (!stopping && await applyNextLines(job.id, caller));
+    while (!stopping && (await applyNextLines(job.id, caller)));
     if (stopping) return;
     const current = await inBatch(job.id, async (_tx, row) => row);
     if (!current) return log.info('import stopped: cancelled');
-    if (current.mode === 'replace' && current.failed === 0) while (!stopping && await deleteNextUnnamed(job.id, caller));
+    if (current.mode === 'replace' && current.failed === 0) while (!stopping && (await deleteNextUnnamed(job.id, caller)));
     if (stopping) return;
     await finish(job.id);
     log.info('import done');
@@ -200,25 +230,30 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
 
 export type ImportRunner = ReturnType<typeof createImportRunner>;
 
-export function startImportWorker(opts: {
-  db: Db; runner: ImportRunner; redisUrl: string; prefix: string; concurrency: number; sweepIntervalMs: number; logger: Logger;
-}) {
+export function startImportWorker(opts: { db: Db; runner: ImportRunner; redisUrl: string; prefix: string; concurrency: number; sweepIntervalMs: number; logger: Logger }) {
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   const worker = new Worker(IMPORT_QUEUE, async (job) => opts.runner.runPartner(parseRunImportsJob(job.data).partnerId), {
-    connection, prefix: opts.prefix, concurrency: opts.concurrency,
+    connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
     // A run of a killed indexer is taken over within seconds, not BullMQ's default 30 s.
-    lockDuration: 10_000, stalledInterval: 5_000,
+    lockDuration: 10_000,
+    stalledInterval: 5_000,
   });
   worker.on('failed', (job, err) => opts.logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err }, 'import run failed; will retry'));
   worker.on('error', (err) => opts.logger.warn({ err }, 'import worker connection error'));
   // Jobs live in PostgreSQL: a run whose queue job was lost (Redis emptied, enqueue failed) is
   // enqueued again, and uploads cut off by a dead API process are removed.
   const queue = createImportQueue(opts.redisUrl, opts.prefix);
-  const sweep = runEvery(opts.sweepIntervalMs, async () => {
-    await deleteAbandonedUploads(opts.db, ABANDONED_UPLOAD_MS);
-    await queue.enqueue(await partnersWithUnfinishedImports(opts.db));
-  }, (err) => opts.logger.warn({ err }, 'import sweep failed; retrying on the next tick'));
+  const sweep = runEvery(
+    opts.sweepIntervalMs,
+    async () => {
+      await deleteAbandonedUploads(opts.db, ABANDONED_UPLOAD_MS);
+      await queue.enqueue(await partnersWithUnfinishedImports(opts.db));
+    },
+    (err) => opts.logger.warn({ err }, 'import sweep failed; retrying on the next tick'),
+  );
   return {
     async close() {
       opts.runner.stop();

@@ -51,12 +51,19 @@ export function searchableWords(listing: Pick<Listing, 'name' | 'categories' | '
     name_key: nameKey(listing.name),
     // A keyword, not a number: a term look-up on candidates is cheaper than a point query.
     name_word_count: String(searchWords(listing.name).length),
-    name_words: name.words, name_del1: name.del1, name_del2: name.del2,
-    tags_words: tags.words, tags_del1: tags.del1,
-    place_words: place.words, place_del1: place.del1, place_del2: place.del2,
+    name_words: name.words,
+    name_del1: name.del1,
+    name_del2: name.del2,
+    tags_words: tags.words,
+    tags_del1: tags.del1,
+    place_words: place.words,
+    place_del1: place.del1,
+    place_del2: place.del2,
     // Compound words and type-ahead (docs/search.md "Compound words", "Type-ahead"): the endings
     // of name words, adjacent name words joined, and the beginnings of name words.
-    name_suffixes: compoundSuffixes(name.words), name_joined: joinedPairs(writtenWords(listing.name)), name_prefixes: edgeForms(name.words),
+    name_suffixes: compoundSuffixes(name.words),
+    name_joined: joinedPairs(writtenWords(listing.name)),
+    name_prefixes: edgeForms(name.words),
   };
 }
 
@@ -88,7 +95,11 @@ export function buildListingDocument(input: ListingDocumentInput) {
     version: input.version,
     updated_at: input.updatedAt.toISOString(),
     ...analystFields(listing, {
-      createdAt: input.createdAt, creatorName: input.partnerName, claimantName: input.claimantName, hasOffer: input.hasOffer, suppressed: input.suppressed,
+      createdAt: input.createdAt,
+      creatorName: input.partnerName,
+      claimantName: input.claimantName,
+      hasOffer: input.hasOffer,
+      suppressed: input.suppressed,
     }),
     listing: shown,
     // What only the query builders read (src/search/internal-fields.ts): folded text, typo forms,
@@ -111,9 +122,19 @@ export function buildListingDocument(input: ListingDocumentInput) {
       // doc values: a search reads it for its 50 hits without loading and filtering their _source,
       // which cost OpenSearch several times the search itself (docs/search.md).
       result_view: JSON.stringify({
-        id, lid: Number(listing.id), cc: listing.country_code, name: listing.name, street: listing.address, zip: listing.zip,
-        place: listing.place, partner: input.partnerName, ...(loc ? { loc } : {}), ...(rating !== null ? { rating } : {}),
-        categories: categoryNames, boost: input.boost, _version_: input.version,
+        id,
+        lid: Number(listing.id),
+        cc: listing.country_code,
+        name: listing.name,
+        street: listing.address,
+        zip: listing.zip,
+        place: listing.place,
+        partner: input.partnerName,
+        ...(loc ? { loc } : {}),
+        ...(rating !== null ? { rating } : {}),
+        categories: categoryNames,
+        boost: input.boost,
+        _version_: input.version,
       } satisfies SolrResultView),
     },
   };

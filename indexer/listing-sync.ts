@@ -46,15 +46,21 @@ async function syncBatch({ db, opensearch, names, urls, logger, metrics }: SyncD
   const ids = [...new Set(jobs.map((job) => job.listingId))];
   const records = await loadListingsForIndex(db, ids);
   const found = ids.filter((id) => records.has(id)).map((id) => records.get(id)!);
-  const written = await writeBulk(opensearch, found.map((r) => listingBulkAction(r, names.listingsAlias(r.row.country), urls)), logger);
+  const written = await writeBulk(
+    opensearch,
+    found.map((r) => listingBulkAction(r, names.listingsAlias(r.row.country), urls)),
+    logger,
+  );
   if (found.length) metrics?.indexBulkItems.observe(found.length);
 
   const outcomes = new Map<number, SyncOutcome | Error>();
   // Never committed (the transaction rolled back after the event was enqueued): nothing to do.
-  const done = ids.filter((id) => !records.has(id)).map((id) => {
-    outcomes.set(id, 'missing');
-    return { listingId: id, version: Number.MAX_SAFE_INTEGER };
-  });
+  const done = ids
+    .filter((id) => !records.has(id))
+    .map((id) => {
+      outcomes.set(id, 'missing');
+      return { listingId: id, version: Number.MAX_SAFE_INTEGER };
+    });
   found.forEach(({ row }, i) => {
     const result = written[i]!;
     if (result instanceof Error) {

@@ -56,19 +56,33 @@ void (async () => {
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue, cacheMs: config.METRICS_CACHE_MS });
 const sync = createListingSync({
-  db: database.db, opensearch, names: indexNames(config.INDEX_PREFIX), urls: publicUrls(config), logger, metrics,
+  db: database.db,
+  opensearch,
+  names: indexNames(config.INDEX_PREFIX),
+  urls: publicUrls(config),
+  logger,
+  metrics,
   batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
 });
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({
-  db: database.db, media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS },
+  db: database.db,
+  media: { store: createMediaStore(config), graceMs: config.MEDIA_CLEANUP_GRACE_MS },
   retention: {
-    changeRetentionDays: config.CHANGE_RETENTION_DAYS, historyRetentionDays: config.HISTORY_RETENTION_DAYS, deliveriesPerWebhook: config.WEBHOOK_DELIVERIES_KEPT,
-  }, logger,
+    changeRetentionDays: config.CHANGE_RETENTION_DAYS,
+    historyRetentionDays: config.HISTORY_RETENTION_DAYS,
+    deliveriesPerWebhook: config.WEBHOOK_DELIVERIES_KEPT,
+  },
+  logger,
 });
 const relay = startRelay({
-  db: database.db, queue, logger, graceMs: config.RELAY_GRACE_MS, intervalMs: config.RELAY_INTERVAL_MS, recentMs: config.RELAY_RECENT_MS,
+  db: database.db,
+  queue,
+  logger,
+  graceMs: config.RELAY_GRACE_MS,
+  intervalMs: config.RELAY_INTERVAL_MS,
+  recentMs: config.RELAY_RECENT_MS,
 });
 // Webhooks (docs/contract.md §15): the dispatcher turns feed changes into deliveries, a worker of
 // its own sends them (a slow receiver never delays indexing, nor, past its partner's cap, other
@@ -83,18 +97,33 @@ sealStoredSecrets(database.db, webhookSecrets).then(
 );
 const dispatcher = startDispatcher({ db: database.db, queue: deliveryQueue, logger, intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS });
 const deliveryWorker = startDeliveryWorker({
-  db: database.db, queue: deliveryQueue, logger, policy: webhookTargetPolicy(config), timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: webhookSecrets,
-  schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.WEBHOOK_CONCURRENCY,
+  db: database.db,
+  queue: deliveryQueue,
+  logger,
+  policy: webhookTargetPolicy(config),
+  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  secrets: webhookSecrets,
+  schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS),
+  redisUrl: config.REDIS_URL,
+  prefix: config.QUEUE_PREFIX,
+  concurrency: config.WEBHOOK_CONCURRENCY,
   limits: webhookSlotLimits(config),
 });
 const sweeper = startDeliverySweeper({ db: database.db, queue: deliveryQueue, logger, graceMs: config.WEBHOOK_SWEEP_GRACE_MS, intervalMs: SWEEP_INTERVAL_MS });
 // Bulk imports (docs/contract.md §19) run here, through the same listing writes as the API's.
 const importWrites = createListingWrites({ db: database.db, publish: createPublisher(queue, logger) });
 const importWorker = startImportWorker({
-  db: database.db, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.IMPORT_CONCURRENCY,
-  sweepIntervalMs: config.IMPORT_SWEEP_INTERVAL_MS, logger,
+  db: database.db,
+  redisUrl: config.REDIS_URL,
+  prefix: config.QUEUE_PREFIX,
+  concurrency: config.IMPORT_CONCURRENCY,
+  sweepIntervalMs: config.IMPORT_SWEEP_INTERVAL_MS,
+  logger,
   runner: createImportRunner({
-    db: database.db, writes: importWrites, logger, batchSize: config.IMPORT_BATCH_SIZE,
+    db: database.db,
+    writes: importWrites,
+    logger,
+    batchSize: config.IMPORT_BATCH_SIZE,
     listings: createListingsService({ db: database.db, writes: importWrites, urls: publicUrls(config) }),
   }),
 });
@@ -102,13 +131,20 @@ const sequencer = startSequencer({ db: database.db, logger, intervalMs: config.C
 
 // The indexer's own operations port: liveness, readiness and metrics (src/platform/ops-server.ts).
 const health = createOpsServer({
-  registry: metrics.registry, token: config.METRICS_TOKEN,
+  registry: metrics.registry,
+  token: config.METRICS_TOKEN,
   readiness: createReadiness({ pool: database.pool, redis: probeRedis, opensearch }, config.READINESS_CACHE_MS),
 });
 await listenOps(health, config.INDEXER_PORT, config.HOST);
-logger.info({
-  port: config.INDEXER_PORT, concurrency: config.INDEXER_CONCURRENCY, batchSize: config.INDEXER_BATCH_SIZE, batchWaitMs: config.INDEXER_BATCH_WAIT_MS,
-}, 'indexer started');
+logger.info(
+  {
+    port: config.INDEXER_PORT,
+    concurrency: config.INDEXER_CONCURRENCY,
+    batchSize: config.INDEXER_BATCH_SIZE,
+    batchWaitMs: config.INDEXER_BATCH_WAIT_MS,
+  },
+  'indexer started',
+);
 
 closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
   if (err) logger.error({ err }, 'closing after an error');

@@ -51,9 +51,10 @@ export function createMicroBatcher<I, O>({ maxItems, maxWaitMs, flush }: MicroBa
     if (items.length) void run(items);
   }
 
-  return (item) => new Promise<O>((resolve, reject) => {
-    batch.push({ item, resolve, reject });
-    if (batch.length >= maxItems) flushNow();
-    else timer ??= setTimeout(flushNow, maxWaitMs);
-  });
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      batch.push({ item, resolve, reject });
+      if (batch.length >= maxItems) flushNow();
+      else timer ??= setTimeout(flushNow, maxWaitMs);
+    });
 }

@@ -4,9 +4,11 @@ export function runEvery(intervalMs: number, task: () => Promise<void>, onError:
   let busy: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (busy) return;
-    busy = task().catch(onError).finally(() => {
-      busy = undefined;
-    });
+    busy = task()
+      .catch(onError)
+      .finally(() => {
+        busy = undefined;
+      });
   }, intervalMs);
   return {
     async stop() {

@@ -40,11 +40,7 @@ async function* indexEntries(client: OpenSearchClient, index: string, pageSize: 
   }
 }
 
-export async function reconcileCountry(
-  deps: { db: Db; opensearch: OpenSearchClient; names: IndexNames },
-  country: string,
-  pageSize = 5000,
-): Promise<{ checked: number; differences: Difference[] }> {
+export async function reconcileCountry(deps: { db: Db; opensearch: OpenSearchClient; names: IndexNames }, country: string, pageSize = 5000): Promise<{ checked: number; differences: Difference[] }> {
   // Compare against everything OpenSearch has accepted, not only what the last refresh made visible.
   await deps.opensearch.indices.refresh({ index: deps.names.listingsAlias(country) });
   const pg = postgresEntries(deps.db, country, pageSize);

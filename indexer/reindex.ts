@@ -65,7 +65,9 @@ async function catchUp(deps: ReindexDeps, country: string, listingIds: number[])
   for (let i = 0; i < listingIds.length; i += 16) {
     const batch = listingIds.slice(i, i + 16);
     const results = await Promise.allSettled(batch.map((listingId) => withRetries(() => deps.sync({ listingId, country, version: 1 }))));
-    results.forEach((r, n) => { if (r.status === 'rejected') failed.push(batch[n]!); });
+    results.forEach((r, n) => {
+      if (r.status === 'rejected') failed.push(batch[n]!);
+    });
   }
   return failed;
 }
@@ -93,7 +95,12 @@ export async function* listingIdPages(db: Db, country: string, pageSize: number)
 async function indexPage(deps: ReindexDeps, index: string, ids: number[]): Promise<number> {
   const records = await loadListingsForIndex(deps.db, ids);
   // A listing deleted since its id was read becomes a delete (a tombstone with its version).
-  const outcomes = await writeBulk(deps.opensearch, [...records.values()].map((record) => listingBulkAction(record, index, deps.urls)), deps.logger, { requestTimeoutMs: REINDEX_BULK_TIMEOUT_MS });
+  const outcomes = await writeBulk(
+    deps.opensearch,
+    [...records.values()].map((record) => listingBulkAction(record, index, deps.urls)),
+    deps.logger,
+    { requestTimeoutMs: REINDEX_BULK_TIMEOUT_MS },
+  );
   const failed = outcomes.find((outcome) => outcome instanceof BulkItemError); // `stale`: a newer version is already there
   if (failed) throw new Error(`bulk indexing failed: ${failed.message}`, { cause: failed });
   return records.size;
@@ -103,7 +110,9 @@ export async function reindexCountry(
   deps: ReindexDeps,
   country: string,
   opts: {
-    pageSize?: number; concurrency?: number; onProgress?: (done: number, total: number) => void;
+    pageSize?: number;
+    concurrency?: number;
+    onProgress?: (done: number, total: number) => void;
     onPhase?: (phase: ReindexPhase) => Promise<void>;
   } = {},
 ): Promise<ReindexResult> {

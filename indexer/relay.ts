@@ -39,12 +39,16 @@ export async function relayStrandedEvents({ db, queue, graceMs, batchSize = BATC
  */
 export function startRelay(deps: RelayDeps & { intervalMs: number; recentMs: number }): { stop(): Promise<void> } {
   let nextFullPassAt = 0; // the first pass looks at all
-  return runEvery(deps.intervalMs, async () => {
-    const startedAt = Date.now();
-    const full = startedAt >= nextFullPassAt;
-    const count = await relayStrandedEvents(deps, full ? undefined : deps.recentMs);
-    // A full batch is a backlog: the next pass looks at all again.
-    if (full) nextFullPassAt = count >= (deps.batchSize ?? BATCH_SIZE) ? 0 : startedAt + deps.recentMs;
-    if (count) deps.logger.info({ count, full }, 'relayed stranded outbox events');
-  }, (err) => deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick'));
+  return runEvery(
+    deps.intervalMs,
+    async () => {
+      const startedAt = Date.now();
+      const full = startedAt >= nextFullPassAt;
+      const count = await relayStrandedEvents(deps, full ? undefined : deps.recentMs);
+      // A full batch is a backlog: the next pass looks at all again.
+      if (full) nextFullPassAt = count >= (deps.batchSize ?? BATCH_SIZE) ? 0 : startedAt + deps.recentMs;
+      if (count) deps.logger.info({ count, full }, 'relayed stranded outbox events');
+    },
+    (err) => deps.logger.warn({ err }, 'outbox relay pass failed; retrying on the next tick'),
+  );
 }

@@ -13,7 +13,9 @@ export function startSequencer({ db, logger, intervalMs }: { db: Db; logger: Log
     if (busy) return; // a slow pass is not queued behind by more passes
     busy = true;
     running = sequenceIfPending(db).then(
-      () => { busy = false; },
+      () => {
+        busy = false;
+      },
       (err) => {
         busy = false;
         logger.warn({ err }, 'change sequencer pass failed; retrying on the next tick');

@@ -12,9 +12,7 @@ import { retryDelayMs } from '../src/webhooks/retry-schedule.js';
 import { isDelivered, sendWebhook, type AttemptResult } from '../src/webhooks/send-webhook.js';
 import { checkTarget, LOOKUP_TIMEOUT_MS, TargetRefusedError, type ResolveHost, type TargetPolicy } from '../src/webhooks/target-guard.js';
 import { webhookHeaders } from '../src/webhooks/webhook-signature.js';
-import {
-  abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findReceivingWebhook, markDelivered, scheduleRetry,
-} from '../src/webhooks/webhooks-dal.js';
+import { abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findReceivingWebhook, markDelivered, scheduleRetry } from '../src/webhooks/webhooks-dal.js';
 import { createDeliverySlots, deferralDelayMs, type SlotLimits } from './delivery-slots.js';
 import { runEvery } from './periodic.js';
 
@@ -107,16 +105,20 @@ export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; pre
   const connection = new Redis(deps.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   const slots = createDeliverySlots(deps.limits);
-  const worker = new Worker(WEBHOOK_QUEUE, async (job, token) => {
-    const data = parseDeliveryJob(job.data);
-    const release = slots.tryAcquire(data);
-    if (!release) return deferDelivery(job, token);
-    try {
-      return await attemptDelivery(deps, data);
-    } finally {
-      release();
-    }
-  }, { connection, prefix: deps.prefix, concurrency: deps.concurrency });
+  const worker = new Worker(
+    WEBHOOK_QUEUE,
+    async (job, token) => {
+      const data = parseDeliveryJob(job.data);
+      const release = slots.tryAcquire(data);
+      if (!release) return deferDelivery(job, token);
+      try {
+        return await attemptDelivery(deps, data);
+      } finally {
+        release();
+      }
+    },
+    { connection, prefix: deps.prefix, concurrency: deps.concurrency },
+  );
   worker.on('failed', (job, err) => deps.logger.warn({ jobId: job?.id, err }, 'webhook delivery job failed'));
   worker.on('error', (err) => deps.logger.warn({ err }, 'webhook worker connection error'));
   return {
@@ -129,17 +131,19 @@ export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; pre
 }
 
 /** One sweep: enqueues pending deliveries overdue by `graceMs` (a lost job, a dead attempt, a new ping). */
-export async function sweepDueDeliveries({ db, queue, graceMs, batchSize = 1000 }: {
-  db: Db; queue: Pick<DeliveryQueue, 'enqueue'>; graceMs: number; batchSize?: number;
-}): Promise<number> {
+export async function sweepDueDeliveries({ db, queue, graceMs, batchSize = 1000 }: { db: Db; queue: Pick<DeliveryQueue, 'enqueue'>; graceMs: number; batchSize?: number }): Promise<number> {
   const due = await findDueDeliveries(db, graceMs, batchSize);
   await queue.enqueue(due.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1, webhookId: d.webhookId, partnerId: d.partnerId })));
   return due.length;
 }
 
 export function startDeliverySweeper(deps: { db: Db; queue: Pick<DeliveryQueue, 'enqueue'>; logger: Logger; graceMs: number; intervalMs: number }): { stop(): Promise<void> } {
-  return runEvery(deps.intervalMs, async () => {
-    const count = await sweepDueDeliveries(deps);
-    if (count) deps.logger.debug({ count }, 'enqueued due webhook deliveries');
-  }, (err) => deps.logger.warn({ err }, 'webhook sweep failed; retrying on the next tick'));
+  return runEvery(
+    deps.intervalMs,
+    async () => {
+      const count = await sweepDueDeliveries(deps);
+      if (count) deps.logger.debug({ count }, 'enqueued due webhook deliveries');
+    },
+    (err) => deps.logger.warn({ err }, 'webhook sweep failed; retrying on the next tick'),
+  );
 }

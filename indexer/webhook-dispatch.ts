@@ -34,8 +34,15 @@ export async function dispatchChanges({ db, batchSize = 1000 }: Pick<DispatchDep
         if (!receivesChange(subscription, change)) continue;
         const publicId = newMessageId();
         deliveries.push({
-          publicId, webhookId: subscription.id, changeId: change.id, type: change.kind, country: change.country,
-          listingId: change.listingId, version: change.version, at: change.at, payload: JSON.stringify(changeMessage(publicId, change)),
+          publicId,
+          webhookId: subscription.id,
+          changeId: change.id,
+          type: change.kind,
+          country: change.country,
+          listingId: change.listingId,
+          version: change.version,
+          at: change.at,
+          payload: JSON.stringify(changeMessage(publicId, change)),
         });
       }
     }
@@ -53,16 +60,20 @@ export async function dispatchChanges({ db, batchSize = 1000 }: Pick<DispatchDep
 /** Runs passes every `intervalMs` (back to back while a backlog lasts) and enqueues the first attempts. */
 export function startDispatcher(deps: DispatchDeps & { intervalMs: number }): { stop(): Promise<void> } {
   const batchSize = deps.batchSize ?? 1000;
-  return runEvery(deps.intervalMs, async () => {
-    for (;;) {
-      const { changes, firstAttempts } = await dispatchChanges({ db: deps.db, batchSize });
-      try {
-        await deps.queue.enqueue(firstAttempts);
-      } catch (err) {
-        // Committed: the sweeper enqueues them once Redis answers again.
-        deps.logger.warn({ err, count: firstAttempts.length }, 'enqueueing webhook deliveries failed; the sweeper will');
+  return runEvery(
+    deps.intervalMs,
+    async () => {
+      for (;;) {
+        const { changes, firstAttempts } = await dispatchChanges({ db: deps.db, batchSize });
+        try {
+          await deps.queue.enqueue(firstAttempts);
+        } catch (err) {
+          // Committed: the sweeper enqueues them once Redis answers again.
+          deps.logger.warn({ err, count: firstAttempts.length }, 'enqueueing webhook deliveries failed; the sweeper will');
+        }
+        if (changes < batchSize) return;
       }
-      if (changes < batchSize) return;
-    }
-  }, (err) => deps.logger.warn({ err }, 'webhook dispatch pass failed; retrying on the next tick'));
+    },
+    (err) => deps.logger.warn({ err }, 'webhook dispatch pass failed; retrying on the next tick'),
+  );
 }

@@ -12,19 +12,21 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-export function startWorker(opts: {
-  redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger; metrics: Pick<Metrics, 'dependencyErrors'>;
-}): RunningWorker {
+export function startWorker(opts: { redisUrl: string; prefix: string; concurrency: number; sync: SyncListing; logger: Logger; metrics: Pick<Metrics, 'dependencyErrors'> }): RunningWorker {
   // A worker waits for Redis instead of failing its commands (BullMQ: maxRetriesPerRequest null).
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   // `concurrency` jobs run at once and meet in the sync's micro-batches (indexer/listing-sync.ts):
   // it bounds the batch size as much as INDEXER_BATCH_SIZE does.
-  const worker = new Worker(INDEX_QUEUE, async (job) => {
-    // Redis is a boundary: validate what comes out of it.
-    const data = parseSyncListingJob(job.data);
-    return opts.sync(data);
-  }, { connection, prefix: opts.prefix, concurrency: opts.concurrency });
+  const worker = new Worker(
+    INDEX_QUEUE,
+    async (job) => {
+      // Redis is a boundary: validate what comes out of it.
+      const data = parseSyncListingJob(job.data);
+      return opts.sync(data);
+    },
+    { connection, prefix: opts.prefix, concurrency: opts.concurrency },
+  );
   worker.on('failed', (job, err) => {
     const dependency = dependencyOf(err);
     if (dependency) opts.metrics.dependencyErrors.inc({ dependency });

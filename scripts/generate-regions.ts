@@ -25,8 +25,22 @@ const version = (name: string) => (JSON.parse(readFileSync(join(dirname(require.
  */
 const GEONAMES_TO_ISO: Record<string, Record<string, string>> = {
   DE: {
-    '01': 'BW', '02': 'BY', '03': 'HB', '04': 'HH', '05': 'HE', '06': 'NI', '07': 'NW', '08': 'RP',
-    '09': 'SL', '10': 'SH', '11': 'BB', '12': 'MV', '13': 'SN', '14': 'ST', '15': 'TH', '16': 'BE',
+    '01': 'BW',
+    '02': 'BY',
+    '03': 'HB',
+    '04': 'HH',
+    '05': 'HE',
+    '06': 'NI',
+    '07': 'NW',
+    '08': 'RP',
+    '09': 'SL',
+    '10': 'SH',
+    '11': 'BB',
+    '12': 'MV',
+    '13': 'SN',
+    '14': 'ST',
+    '15': 'TH',
+    '16': 'BE',
   },
 };
 

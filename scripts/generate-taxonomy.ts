@@ -14,14 +14,17 @@ const read = <T>(file: string): T => JSON.parse(readFileSync(join(dist, file), '
 type Preset = { searchable?: boolean; geometry?: string[] };
 const presets = read<Record<string, Preset>>('presets.json');
 const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
-const names = Object.fromEntries(LANGUAGES.map((lang) => [lang,
-  read<Record<string, { presets: { presets: Record<string, { name?: string }> } }>>(`translations/${lang}.json`)[lang]!.presets.presets]));
+const names = Object.fromEntries(
+  LANGUAGES.map((lang) => [lang, read<Record<string, { presets: { presets: Record<string, { name?: string }> } }>>(`translations/${lang}.json`)[lang]!.presets.presets]),
+);
 
 // Top-level keys whose presets are businesses, with the non-business ones among them left out.
 const BUSINESS_KEYS = ['amenity', 'shop', 'craft', 'office', 'healthcare'];
-const EXCLUDED_AMENITY = /^amenity\/(bench|waste|recycling|toilets|shelter|parking|post_box|vending_machine|drinking_water|fountain|clock|telephone|grit_bin|water_point|watering_place|hunting_stand|lounger|loading_dock|bicycle_parking|motorcycle_parking|device_charging_station|compressed_air|bbq|baking_oven|binoculars|dog_toilet|give_box|public_bookcase|letter_box|library_dropoff|ticket_validator|trolley_bay|shower|smoking_area|dressing_room|kitchen|lavoir|kneipp_water_cure|sanitary_dump_station|weighbridge|payment_terminal|photo_booth|parcel_locker|luggage_locker|grave_yard|vacuum_cleaner|bicycle_repair_station|bicycle_wash|car_pooling|traffic_park|polling_station|refugee_site|prison|ranger_station|waste_transfer_station|boat_storage|atm|charging_station|townhall|police|fire_station|courthouse|place_of_worship|monastery|post_depot)(\/|$)/;
+const EXCLUDED_AMENITY =
+  /^amenity\/(bench|waste|recycling|toilets|shelter|parking|post_box|vending_machine|drinking_water|fountain|clock|telephone|grit_bin|water_point|watering_place|hunting_stand|lounger|loading_dock|bicycle_parking|motorcycle_parking|device_charging_station|compressed_air|bbq|baking_oven|binoculars|dog_toilet|give_box|public_bookcase|letter_box|library_dropoff|ticket_validator|trolley_bay|shower|smoking_area|dressing_room|kitchen|lavoir|kneipp_water_cure|sanitary_dump_station|weighbridge|payment_terminal|photo_booth|parcel_locker|luggage_locker|grave_yard|vacuum_cleaner|bicycle_repair_station|bicycle_wash|car_pooling|traffic_park|polling_station|refugee_site|prison|ranger_station|waste_transfer_station|boat_storage|atm|charging_station|townhall|police|fire_station|courthouse|place_of_worship|monastery|post_depot)(\/|$)/;
 // Leisure and tourism are mostly places, not businesses: only these are taken.
-const INCLUDED_PLACES = /^(leisure\/(fitness_centre|sports_centre|sports_hall|stadium|water_park|amusement_arcade|bowling_alley|dance|escape_game|golf_course|miniature_golf|horse_riding|ice_rink|marina|sauna|tanning_salon|trampoline_park|hackerspace|adult_gaming_centre|beach_resort|resort|indoor_play)|tourism\/(hotel|hostel|guest_house|motel|apartment|chalet|camp_site|caravan_site|alpine_hut|museum|gallery|zoo|aquarium|theme_park|information\/office))(\/|$)/;
+const INCLUDED_PLACES =
+  /^(leisure\/(fitness_centre|sports_centre|sports_hall|stadium|water_park|amusement_arcade|bowling_alley|dance|escape_game|golf_course|miniature_golf|horse_riding|ice_rink|marina|sauna|tanning_salon|trampoline_park|hackerspace|adult_gaming_centre|beach_resort|resort|indoor_play)|tourism\/(hotel|hostel|guest_house|motel|apartment|chalet|camp_site|caravan_site|alpine_hut|museum|gallery|zoo|aquarium|theme_park|information\/office))(\/|$)/;
 
 const isBusiness = (id: string, preset: Preset) => {
   if (preset.searchable === false || !id.includes('/')) return false;

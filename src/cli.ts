@@ -14,7 +14,19 @@ import { registerSeed } from './cli/seed.js';
 import { registerSetup } from './cli/setup.js';
 
 const program = new Command('cli').description('Operations of the listings directory');
-for (const register of [registerMigrate, registerIndices, registerSetup, registerCategories, registerPartner, registerSample, registerReindex, registerReconcile, registerSeed, registerOutbox, registerImport]) {
+for (const register of [
+  registerMigrate,
+  registerIndices,
+  registerSetup,
+  registerCategories,
+  registerPartner,
+  registerSample,
+  registerReindex,
+  registerReconcile,
+  registerSeed,
+  registerOutbox,
+  registerImport,
+]) {
   register(program);
 }
 await program.parseAsync();

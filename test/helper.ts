@@ -59,7 +59,12 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
 export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
   // The indexer's own settings: jobs meet in batches as in production.
   const sync = createListingSync({
-    db: deps.database.db, opensearch: deps.opensearch, names, urls: publicUrls(config), logger, metrics: deps.metrics,
+    db: deps.database.db,
+    opensearch: deps.opensearch,
+    names,
+    urls: publicUrls(config),
+    logger,
+    metrics: deps.metrics,
     batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
   });
   const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics: deps.metrics });
@@ -70,20 +75,34 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
     await worker.close();
     await queue.close();
   });
-  await eventually(async () => {
-    const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return Object.values(counts).every((n) => n === 0) ? true : undefined;
-  }, 60_000, 'the index queue to drain');
+  await eventually(
+    async () => {
+      const counts = await queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      return Object.values(counts).every((n) => n === 0) ? true : undefined;
+    },
+    60_000,
+    'the index queue to drain',
+  );
   return { sync, worker: worker.worker };
 }
 
 /** Runs the indexer's bulk-import runner (indexer/import-runner.ts) in this process until the test ends. */
 export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: number } = {}) {
   const runner = createImportRunner({
-    db: deps.database.db, listings: deps.listings, writes: deps.listingWrites, logger, batchSize: opts.batchSize ?? config.IMPORT_BATCH_SIZE,
+    db: deps.database.db,
+    listings: deps.listings,
+    writes: deps.listingWrites,
+    logger,
+    batchSize: opts.batchSize ?? config.IMPORT_BATCH_SIZE,
   });
   const worker = startImportWorker({
-    db: deps.database.db, runner, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.IMPORT_CONCURRENCY, sweepIntervalMs: 300, logger,
+    db: deps.database.db,
+    runner,
+    redisUrl: config.REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.IMPORT_CONCURRENCY,
+    sweepIntervalMs: 300,
+    logger,
   });
   t.teardown(() => worker.close());
   return runner;
@@ -129,9 +148,20 @@ export async function indexedDocument(deps: ApiDeps, country: string, id: string
  * large for the socket buffers. They reach no outbox, feed or index, and no other test may meet
  * them: call the returned function in the test's teardown, which deletes them again.
  */
-export async function insertBulkListings(deps: ApiDeps, { country, partnerId, count, descriptionBytes = 0 }: {
-  country: string; partnerId: number; count: number; descriptionBytes?: number;
-}): Promise<() => Promise<void>> {
+export async function insertBulkListings(
+  deps: ApiDeps,
+  {
+    country,
+    partnerId,
+    count,
+    descriptionBytes = 0,
+  }: {
+    country: string;
+    partnerId: number;
+    count: number;
+    descriptionBytes?: number;
+  },
+): Promise<() => Promise<void>> {
   const { db } = deps.database;
   await db.execute(sql`
     insert into listings (country, name, address, zip, place, description, hours, created_by, claimed_by, version)
@@ -159,7 +189,12 @@ export function listingInput(overrides: Partial<ListingInput> = {}): ListingInpu
     phones: [{ type: 'landline', number: '+493012345678' }],
     links: [{ type: 'website', url: 'https://example.com' }],
     contact: { name: 'Anna', surname: 'Muster', title: '', gender: 'F' },
-    hours: { monday: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+    hours: {
+      monday: [
+        { start: '08:00', end: '12:00' },
+        { start: '13:00', end: '18:00' },
+      ],
+    },
     categories: [{ id: 'shop/bakery' }],
     ...overrides,
   };

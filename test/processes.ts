@@ -40,7 +40,15 @@ export function startProcess(script: string, env: Record<string, string>, opts: 
 }
 
 export const waitHealthy = (url: string) =>
-  eventually(async () => (await fetch(url).then((r) => r.ok, () => false)) || undefined, 60_000, url);
+  eventually(
+    async () =>
+      (await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )) || undefined,
+    60_000,
+    url,
+  );
 
 /** Waits until `proc` answers healthy at `url`, and fails if it exited meanwhile (its port was taken by another process). */
 export async function waitProcessHealthy(proc: Proc, url: string): Promise<void> {

@@ -32,8 +32,14 @@ function bucketParams(type: string, p: Record<string, unknown>): Record<string, 
   switch (type) {
     case 'terms':
       return {
-        field: p.field, size: p.size ?? 10, order: 'desc', orderBy: '1', otherBucket: false,
-        missingBucket: p.missing !== undefined, missingBucketLabel: p.missing ?? 'Missing', ...(p.include ? { include: p.include } : {}),
+        field: p.field,
+        size: p.size ?? 10,
+        order: 'desc',
+        orderBy: '1',
+        otherBucket: false,
+        missingBucket: p.missing !== undefined,
+        missingBucketLabel: p.missing ?? 'Missing',
+        ...(p.include ? { include: p.include } : {}),
       };
     case 'histogram':
       return { field: p.field, interval: p.interval, min_doc_count: (p.min_doc_count ?? 0) === 1, has_extended_bounds: false, extended_bounds: {} };
@@ -46,29 +52,63 @@ function bucketParams(type: string, p: Record<string, unknown>): Record<string, 
 
 /** Dashboards' query of a question's filters: `field:*` for exists, `field:value` for a term. */
 export function kueryOf(query: Record<string, unknown> | undefined): string {
-  const filters = ((query?.bool as { filter?: Record<string, Record<string, unknown>>[] } | undefined)?.filter ?? []);
-  return filters.map((clause) => {
-    if (clause.exists) return `${clause.exists.field as string}:*`;
-    const [[field, value]] = Object.entries(clause.term ?? {}) as [[string, unknown]];
-    return `${field}:${String(value)}`;
-  }).join(' and ');
+  const filters = (query?.bool as { filter?: Record<string, Record<string, unknown>>[] } | undefined)?.filter ?? [];
+  return filters
+    .map((clause) => {
+      if (clause.exists) return `${clause.exists.field as string}:*`;
+      const [[field, value]] = Object.entries(clause.term ?? {}) as [[string, unknown]];
+      return `${field}:${String(value)}`;
+    })
+    .join(' and ');
 }
 
 const axisParams = (chart: Chart, label: string) => ({
-  type: chart, grid: { categoryLines: false }, addTooltip: true, addLegend: true, legendPosition: 'right', times: [], addTimeMarker: false,
-  labels: { show: false }, thresholdLine: { show: false, value: 10, width: 1, style: 'full', color: '#E7664C' },
-  categoryAxes: [{
-    id: 'CategoryAxis-1', type: 'category', position: chart === 'horizontal_bar' ? 'left' : 'bottom', show: true, style: {},
-    scale: { type: 'linear' }, labels: { show: true, filter: chart !== 'horizontal_bar', truncate: 100 }, title: {},
-  }],
-  valueAxes: [{
-    id: 'ValueAxis-1', name: 'LeftAxis-1', type: 'value', position: chart === 'horizontal_bar' ? 'bottom' : 'left', show: true, style: {},
-    scale: { type: 'linear', mode: 'normal' }, labels: { show: true, rotate: 0, filter: false, truncate: 100 }, title: { text: label },
-  }],
-  seriesParams: [{
-    show: true, type: chart === 'line' ? 'line' : 'histogram', mode: chart === 'line' ? 'normal' : 'stacked', data: { label, id: '1' },
-    valueAxis: 'ValueAxis-1', drawLinesBetweenPoints: true, lineWidth: 2, showCircles: true,
-  }],
+  type: chart,
+  grid: { categoryLines: false },
+  addTooltip: true,
+  addLegend: true,
+  legendPosition: 'right',
+  times: [],
+  addTimeMarker: false,
+  labels: { show: false },
+  thresholdLine: { show: false, value: 10, width: 1, style: 'full', color: '#E7664C' },
+  categoryAxes: [
+    {
+      id: 'CategoryAxis-1',
+      type: 'category',
+      position: chart === 'horizontal_bar' ? 'left' : 'bottom',
+      show: true,
+      style: {},
+      scale: { type: 'linear' },
+      labels: { show: true, filter: chart !== 'horizontal_bar', truncate: 100 },
+      title: {},
+    },
+  ],
+  valueAxes: [
+    {
+      id: 'ValueAxis-1',
+      name: 'LeftAxis-1',
+      type: 'value',
+      position: chart === 'horizontal_bar' ? 'bottom' : 'left',
+      show: true,
+      style: {},
+      scale: { type: 'linear', mode: 'normal' },
+      labels: { show: true, rotate: 0, filter: false, truncate: 100 },
+      title: { text: label },
+    },
+  ],
+  seriesParams: [
+    {
+      show: true,
+      type: chart === 'line' ? 'line' : 'histogram',
+      mode: chart === 'line' ? 'normal' : 'stacked',
+      data: { label, id: '1' },
+      valueAxis: 'ValueAxis-1',
+      drawLinesBetweenPoints: true,
+      lineWidth: 2,
+      showCircles: true,
+    },
+  ],
 });
 
 function chartParams(chart: Chart, label: string): Record<string, unknown> {
@@ -90,9 +130,12 @@ export function visStateOf(question: Question): { title: string; type: Chart; pa
   return { title: question.title, type: question.chart, params: chartParams(question.chart, metric ? `${metric.type} ${String(metric.params.field)}` : 'Listings'), aggs };
 }
 
-const searchSource = (query: string, withIndex: boolean) => JSON.stringify({
-  query: { query, language: 'kuery' }, filter: [], ...(withIndex ? { indexRefName: 'kibanaSavedObjectMeta.searchSourceJSON.index' } : {}),
-});
+const searchSource = (query: string, withIndex: boolean) =>
+  JSON.stringify({
+    query: { query, language: 'kuery' },
+    filter: [],
+    ...(withIndex ? { indexRefName: 'kibanaSavedObjectMeta.searchSourceJSON.index' } : {}),
+  });
 
 /** The saved objects, in the order an import needs them: the index pattern, the visualisations, the dashboard. */
 export function dashboardObjects(questions: Question[]): SavedObject[] {
@@ -100,7 +143,10 @@ export function dashboardObjects(questions: Question[]): SavedObject[] {
     type: 'visualization',
     id: `listings-analytics-${question.id}`,
     attributes: {
-      title: question.title, description: question.why, version: 1, uiStateJSON: '{}',
+      title: question.title,
+      description: question.why,
+      version: 1,
+      uiStateJSON: '{}',
       visState: JSON.stringify(visStateOf(question)),
       kibanaSavedObjectMeta: { searchSourceJSON: searchSource(kueryOf(question.body.query), true) },
     },
@@ -108,7 +154,10 @@ export function dashboardObjects(questions: Question[]): SavedObject[] {
   }));
   // Two panels a row, each half the dashboard wide.
   const panels = visualisations.map((_, i) => ({
-    version: '3.6.0', panelIndex: String(i + 1), panelRefName: `panel_${i}`, embeddableConfig: {},
+    version: '3.6.0',
+    panelIndex: String(i + 1),
+    panelRefName: `panel_${i}`,
+    embeddableConfig: {},
     gridData: { x: (i % 2) * 24, y: Math.floor(i / 2) * 15, w: 24, h: 15, i: String(i + 1) },
   }));
   return [
@@ -118,10 +167,17 @@ export function dashboardObjects(questions: Question[]): SavedObject[] {
       type: 'dashboard',
       id: DASHBOARD_ID,
       attributes: {
-        title: 'Listings: twelve questions', description: 'The questions of docs/analytics.md', version: 1, hits: 0,
-        panelsJSON: JSON.stringify(panels), optionsJSON: JSON.stringify({ hidePanelTitles: false, useMargins: true }),
+        title: 'Listings: twelve questions',
+        description: 'The questions of docs/analytics.md',
+        version: 1,
+        hits: 0,
+        panelsJSON: JSON.stringify(panels),
+        optionsJSON: JSON.stringify({ hidePanelTitles: false, useMargins: true }),
         // Listings created at any time, not the last 15 minutes Dashboards shows by default.
-        timeRestore: true, timeFrom: 'now-20y', timeTo: 'now', refreshInterval: { pause: true, value: 0 },
+        timeRestore: true,
+        timeFrom: 'now-20y',
+        timeTo: 'now',
+        refreshInterval: { pause: true, value: 0 },
         kibanaSavedObjectMeta: { searchSourceJSON: searchSource('', false) },
       },
       references: visualisations.map((v, i) => ({ name: `panel_${i}`, type: 'visualization', id: v.id })),
@@ -144,16 +200,26 @@ export function searchBodyOfVisualisation(object: SavedObject): Record<string, u
   const bucketOf = (a: VisAggregation): Record<string, unknown> => {
     const p = a.params;
     if (a.type === 'terms') {
-      return { terms: { field: p.field, size: p.size, order: metric.type === 'count' ? { _count: 'desc' } : { 1: 'desc' }, ...(p.missingBucket ? { missing: p.missingBucketLabel } : {}), ...(p.include ? { include: p.include } : {}) } };
+      return {
+        terms: {
+          field: p.field,
+          size: p.size,
+          order: metric.type === 'count' ? { _count: 'desc' } : { 1: 'desc' },
+          ...(p.missingBucket ? { missing: p.missingBucketLabel } : {}),
+          ...(p.include ? { include: p.include } : {}),
+        },
+      };
     }
     if (a.type === 'histogram') return { histogram: { field: p.field, interval: p.interval, min_doc_count: p.min_doc_count ? 1 : 0 } };
     return { date_histogram: { field: p.field, calendar_interval: 'week', min_doc_count: p.min_doc_count } };
   };
   const buckets = state.aggs.filter((a) => a.schema !== 'metric');
   const nested = buckets.reduceRight<Record<string, unknown>>((inner, a) => ({ [a.id]: { ...bucketOf(a), ...(Object.keys(inner).length ? { aggs: inner } : {}) } }), metricAggs);
-  const filter = source.query.query ? source.query.query.split(' and ').map((term) => {
-    const [field, value] = term.split(':') as [string, string];
-    return value === '*' ? { exists: { field } } : { term: { [field]: value === 'true' ? true : value === 'false' ? false : value } };
-  }) : [];
+  const filter = source.query.query
+    ? source.query.query.split(' and ').map((term) => {
+        const [field, value] = term.split(':') as [string, string];
+        return value === '*' ? { exists: { field } } : { term: { [field]: value === 'true' ? true : value === 'false' ? false : value } };
+      })
+    : [];
   return { size: 0, ...(filter.length ? { query: { bool: { filter } } } : {}), aggs: nested };
 }

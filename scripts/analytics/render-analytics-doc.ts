@@ -5,11 +5,8 @@ import type { Dictionary, DictionaryField, Question } from './analyst-questions.
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const example = (value: unknown) => (value === null || value === undefined ? '' : `\`${cell(typeof value === 'string' ? value : JSON.stringify(value))}\``);
-const table = (fields: DictionaryField[]) => [
-  '| Field | Type | Meaning | Example |',
-  '|---|---|---|---|',
-  ...fields.map((f) => `| \`${f.field}\` | ${f.type} | ${cell(f.meaning)} | ${example(f.example)} |`),
-].join('\n');
+const table = (fields: DictionaryField[]) =>
+  ['| Field | Type | Meaning | Example |', '|---|---|---|---|', ...fields.map((f) => `| \`${f.field}\` | ${f.type} | ${cell(f.meaning)} | ${example(f.example)} |`)].join('\n');
 
 const isInternal = (f: DictionaryField) => f.field === 'internal' || f.field.startsWith('internal.');
 

@@ -9,10 +9,7 @@ import { validationError } from '../platform/errors.js';
  * computed at search time, stored fields (which would read the internal result views), and
  * profiling.
  */
-const REFUSED_KEYS = new Set([
-  'script', 'script_fields', 'runtime_mappings', 'stored_fields', 'profile',
-  'script_score', 'scripted_metric', 'bucket_script', 'bucket_selector',
-]);
+const REFUSED_KEYS = new Set(['script', 'script_fields', 'runtime_mappings', 'stored_fields', 'profile', 'script_score', 'scripted_metric', 'bucket_script', 'bucket_selector']);
 /** scripted_metric's init_script, map_script, combine_script, reduce_script, and any like them. */
 const SCRIPT_SUFFIX = /_script$/;
 

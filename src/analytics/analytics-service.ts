@@ -35,7 +35,13 @@ type Answer = Record<string, unknown>;
 /** The request's logger (its lines carry the request id). */
 type RequestLog = Pick<Logger, 'info' | 'debug'>;
 
-export function createAnalyticsService({ opensearch, names, countries, metrics, timeoutMs }: {
+export function createAnalyticsService({
+  opensearch,
+  names,
+  countries,
+  metrics,
+  timeoutMs,
+}: {
   opensearch: OpenSearchClient;
   names: IndexNames;
   countries: readonly string[];
@@ -81,32 +87,33 @@ export function createAnalyticsService({ opensearch, names, countries, metrics, 
    * body's `timeout`, cancelled a second later if it still runs (`cancel_after_time_interval`), and
    * abandoned by this side two seconds after that.
    */
-  const searchBody = (alias: string, body: Answer) => requestThroughPool<Answer>(opensearch, {
-    path: `/${encodeURIComponent(alias)}/_search`,
-    body: JSON.stringify(body),
-    params: { cancel_after_time_interval: `${timeoutMs + 1000}ms` },
-    timeoutMs: timeoutMs + 3000,
-  });
+  const searchBody = (alias: string, body: Answer) =>
+    requestThroughPool<Answer>(opensearch, {
+      path: `/${encodeURIComponent(alias)}/_search`,
+      body: JSON.stringify(body),
+      params: { cancel_after_time_interval: `${timeoutMs + 1000}ms` },
+      timeoutMs: timeoutMs + 3000,
+    });
 
   return {
-    search: (target: string, body: Answer, log: RequestLog) => run('search', target, log, async (alias) =>
-      withoutInternalFields(await searchBody(alias, guardedBody(body, '_search', timeoutMs)))),
+    search: (target: string, body: Answer, log: RequestLog) => run('search', target, log, async (alias) => withoutInternalFields(await searchBody(alias, guardedBody(body, '_search', timeoutMs)))),
 
     /** A count as OpenSearch's _count answers it, run as a search of no hits so that the timeout applies. */
-    count: (target: string, body: Answer, log: RequestLog) => run('count', target, log, async (alias) => {
-      const guarded = guardedBody(body, '_count', timeoutMs);
-      const answer = await searchBody(alias, { ...guarded, size: 0, track_total_hits: true });
-      // A partial count would be a wrong number, unlike a search's partial hits, which say so.
-      if (answer.timed_out === true) throw new AppError('unavailable', `the count took longer than ${timeoutMs} ms`);
-      return { count: (answer.hits as { total: { value: number } }).total.value, _shards: answer._shards };
-    }),
+    count: (target: string, body: Answer, log: RequestLog) =>
+      run('count', target, log, async (alias) => {
+        const guarded = guardedBody(body, '_count', timeoutMs);
+        const answer = await searchBody(alias, { ...guarded, size: 0, track_total_hits: true });
+        // A partial count would be a wrong number, unlike a search's partial hits, which say so.
+        if (answer.timed_out === true) throw new AppError('unavailable', `the count took longer than ${timeoutMs} ms`);
+        return { count: (answer.hits as { total: { value: number } }).total.value, _shards: answer._shards };
+      }),
 
-    mapping: (target: string, log: RequestLog) => run('mapping', target, log, async (alias) =>
-      (await opensearch.indices.getMapping({ index: alias })).body as Answer),
+    mapping: (target: string, log: RequestLog) => run('mapping', target, log, async (alias) => (await opensearch.indices.getMapping({ index: alias })).body as Answer),
 
-    fieldCaps: (target: string, fields: string, body: Answer, log: RequestLog) => run('field_caps', target, log, async (alias) => {
-      return (await opensearch.fieldCaps({ index: alias, fields, body: guardedBody(body, '_field_caps', timeoutMs) })).body as Answer;
-    }),
+    fieldCaps: (target: string, fields: string, body: Answer, log: RequestLog) =>
+      run('field_caps', target, log, async (alias) => {
+        return (await opensearch.fieldCaps({ index: alias, fields, body: guardedBody(body, '_field_caps', timeoutMs) })).body as Answer;
+      }),
   };
 }
 

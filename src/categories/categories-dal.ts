@@ -4,16 +4,19 @@ import type { DbOrTx } from '../db/client.js';
 import { categories } from '../db/schema.js';
 import type { CategoryRow } from './categories-index.js';
 
-
 /** Which of `ids` are categories of the country. */
 export async function knownCategoryIds(db: DbOrTx, country: string, ids: string[]): Promise<Set<string>> {
-  const rows = await db.select({ id: categories.id }).from(categories)
+  const rows = await db
+    .select({ id: categories.id })
+    .from(categories)
     .where(and(eq(categories.country, country), inArray(categories.id, ids)));
   return new Set(rows.map((r) => r.id));
 }
 
 /** Inserts the categories, renaming those that exist. */
 export async function upsertCategories(db: DbOrTx, rows: CategoryRow[]): Promise<void> {
-  await db.insert(categories).values(rows)
+  await db
+    .insert(categories)
+    .values(rows)
     .onConflictDoUpdate({ target: [categories.country, categories.id], set: { name: sql`excluded.name` } });
 }

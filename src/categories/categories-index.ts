@@ -20,10 +20,9 @@ export async function rebuildCategoriesIndex(client: OpenSearchClient, names: In
   const index = names.newCategoriesIndex();
   await client.indices.create({ index, body: categoriesIndexBody(layout) });
   for (let i = 0; i < rows.length; i += 2000) {
-    const body = rows.slice(i, i + 2000).flatMap((r) => [
-      { index: { _index: index, _id: `${r.country}:${r.id}` } },
-      { cc: r.country, id: r.id, name: r.name, internal: categoryInternalFields(r.name) },
-    ]);
+    const body = rows
+      .slice(i, i + 2000)
+      .flatMap((r) => [{ index: { _index: index, _id: `${r.country}:${r.id}` } }, { cc: r.country, id: r.id, name: r.name, internal: categoryInternalFields(r.name) }]);
     const res = await client.bulk({ body });
     if (res.body.errors) throw new Error(`categories bulk import failed: ${JSON.stringify(res.body.items.find((it) => Object.values(it)[0]?.error))}`);
   }

@@ -37,8 +37,7 @@ export function createCategoryLexicon(file: TaxonomyFile) {
   const oneEdit: Index = new Map();
   const compound: Index = new Map();
   for (const { id, names } of file.categories) {
-    const words = [...new Set(Object.values(names).flatMap((name) => writtenWords(name).flatMap(wordSpellings)))]
-      .filter((word) => [...word].length >= MIN_LETTERS && !isOptionalWord(word));
+    const words = [...new Set(Object.values(names).flatMap((name) => writtenWords(name).flatMap(wordSpellings)))].filter((word) => [...word].length >= MIN_LETTERS && !isOptionalWord(word));
     const forms = indexedForms(words, { twoEdits: false });
     for (const word of forms.words) add(exact, word, id);
     for (const form of forms.del1) add(oneEdit, form, id);

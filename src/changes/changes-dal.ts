@@ -38,21 +38,35 @@ type ChangeValues = Required<Pick<typeof listingChanges.$inferInsert, 'listingId
 type VersionValues = ChangeValues & RecordedVersion;
 
 const changeColumns = {
-  listingId: sql.placeholder('listingId'), country: sql.placeholder('country'), kind: sql.placeholder('kind'),
-  version: sql.placeholder('version'), claimedBy: sql.placeholder('claimedBy'), visibleTo: sql.placeholder('visibleTo'),
+  listingId: sql.placeholder('listingId'),
+  country: sql.placeholder('country'),
+  kind: sql.placeholder('kind'),
+  version: sql.placeholder('version'),
+  claimedBy: sql.placeholder('claimedBy'),
+  visibleTo: sql.placeholder('visibleTo'),
   fields: sql.placeholder('fields'),
 };
 
 // Both statements prepared (src/db/prepared-statement.ts): every write of a listing runs one.
 const insertChange = preparedStatement<ChangeValues>('record_change', (db) => db.insert(listingChanges).values(changeColumns));
 const insertVersion = preparedStatement<VersionValues>('record_version', (db) => {
-  const indexEvent = db.$with('index_event').as(db.insert(outbox).values({
-    listingId: changeColumns.listingId, country: changeColumns.country, version: changeColumns.version,
-  }));
-  const history = db.$with('history').as(db.insert(listingHistory).values({
-    listingId: changeColumns.listingId, version: changeColumns.version, kind: changeColumns.kind,
-    actorId: sql.placeholder('actorId'), channel: sql.placeholder('channel'), before: sql.placeholder('before'),
-  }));
+  const indexEvent = db.$with('index_event').as(
+    db.insert(outbox).values({
+      listingId: changeColumns.listingId,
+      country: changeColumns.country,
+      version: changeColumns.version,
+    }),
+  );
+  const history = db.$with('history').as(
+    db.insert(listingHistory).values({
+      listingId: changeColumns.listingId,
+      version: changeColumns.version,
+      kind: changeColumns.kind,
+      actorId: sql.placeholder('actorId'),
+      channel: sql.placeholder('channel'),
+      before: sql.placeholder('before'),
+    }),
+  );
   return db.with(indexEvent, history).insert(listingChanges).values(changeColumns);
 });
 
@@ -64,8 +78,13 @@ const insertVersion = preparedStatement<VersionValues>('record_version', (db) =>
  */
 export async function recordChange(tx: DbOrTx, change: RecordedChange, moved?: RecordedVersion): Promise<void> {
   const row = {
-    listingId: change.listingId, country: change.country, kind: change.kind, version: change.version,
-    claimedBy: change.claimedBy, visibleTo: change.visibleTo ?? null, fields: [...change.fields],
+    listingId: change.listingId,
+    country: change.country,
+    kind: change.kind,
+    version: change.version,
+    claimedBy: change.claimedBy,
+    visibleTo: change.visibleTo ?? null,
+    fields: [...change.fields],
   };
   if (moved) await insertVersion(tx, { ...row, actorId: moved.actorId, channel: moved.channel, before: moved.before });
   else await insertChange(tx, row);
@@ -103,7 +122,9 @@ const SEQUENCER_LOCK = 7_241_016_001;
  */
 export async function sequencePendingChanges(db: Db, limit = 5000): Promise<number> {
   return db.transaction(async (tx) => {
-    const { rows: [lock] } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${SEQUENCER_LOCK}) as locked`);
+    const {
+      rows: [lock],
+    } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${SEQUENCER_LOCK}) as locked`);
     if (!lock!.locked) return 0;
     // A fresh statement, so its snapshot sees the previous pass's commit (READ COMMITTED).
     const { rowCount } = await tx.execute(sql`
@@ -119,7 +140,9 @@ export async function sequencePendingChanges(db: Db, limit = 5000): Promise<numb
 
 /** Up to `limit` numbered changes after position `afterSeq`, in feed order. */
 export function readChangesAfter(db: DbOrTx, afterSeq: number, limit: number): Promise<ChangeRow[]> {
-  return db.select().from(listingChanges)
+  return db
+    .select()
+    .from(listingChanges)
     .where(and(isNotNull(listingChanges.seq), gt(listingChanges.seq, afterSeq)))
     .orderBy(asc(listingChanges.seq))
     .limit(limit) as Promise<ChangeRow[]>;
@@ -130,7 +153,9 @@ export function readChangesAfter(db: DbOrTx, afterSeq: number, limit: number): P
  * may see them: the reader filters, so that its cursor still moves past the ones it skips.
  */
 export function readCountryChangesAfter(db: DbOrTx, country: string, afterSeq: number, limit: number): Promise<ChangeRow[]> {
-  return db.select().from(listingChanges)
+  return db
+    .select()
+    .from(listingChanges)
     .where(and(eq(listingChanges.country, country), gt(listingChanges.seq, afterSeq)))
     .orderBy(asc(listingChanges.seq))
     .limit(limit) as Promise<ChangeRow[]>;
@@ -138,7 +163,9 @@ export function readCountryChangesAfter(db: DbOrTx, country: string, afterSeq: n
 
 /** Whether a committed change still waits for its position: the feed's readers sequence only then. */
 export async function hasPendingChanges(db: DbOrTx): Promise<boolean> {
-  const { rows: [row] } = await db.execute<{ pending: boolean }>(sql`select exists (select 1 from ${listingChanges} where seq is null) as pending`);
+  const {
+    rows: [row],
+  } = await db.execute<{ pending: boolean }>(sql`select exists (select 1 from ${listingChanges} where seq is null) as pending`);
   return row!.pending;
 }
 
@@ -161,9 +188,12 @@ export async function purgeablePosition(db: DbOrTx, cutoff: Date): Promise<numbe
   const { purgedThrough, end } = await feedWindow(db);
   // Walks the positions upwards from the oldest: cheap, as everything before the first young
   // change is what the purge then removes.
-  const [young] = await db.select({ seq: listingChanges.seq }).from(listingChanges)
+  const [young] = await db
+    .select({ seq: listingChanges.seq })
+    .from(listingChanges)
     .where(and(isNotNull(listingChanges.seq), gte(listingChanges.at, cutoff)))
-    .orderBy(asc(listingChanges.seq)).limit(1);
+    .orderBy(asc(listingChanges.seq))
+    .limit(1);
   const limit = young?.seq == null ? end : young.seq - 1;
   return Math.max(purgedThrough, Math.min(limit, end - 1));
 }
@@ -175,7 +205,9 @@ export async function purgeablePosition(db: DbOrTx, cutoff: Date): Promise<numbe
  * purge stops half-way: feedWindow relies on it.
  */
 export async function purgeChangesThrough(db: DbOrTx, through: number, limit: number): Promise<number> {
-  const { rows: [row] } = await db.execute<{ n: number }>(sql`
+  const {
+    rows: [row],
+  } = await db.execute<{ n: number }>(sql`
     with doomed as (
            select id from ${listingChanges} where seq <= ${through} order by seq limit ${limit}),
          deleted as (

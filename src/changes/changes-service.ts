@@ -38,7 +38,12 @@ export async function sequenceIfPending(db: Db): Promise<void> {
 const maySee = (caller: Caller, row: ChangeRow) => row.visibleTo === null || caller.role === 'admin' || row.visibleTo === caller.partnerId;
 
 const toEntry = (row: ChangeRow): FeedEntry => ({
-  cursor: encodeCursor(row.seq), id: String(row.listingId), kind: row.kind, version: row.version, at: row.at.toISOString(), fields: row.fields,
+  cursor: encodeCursor(row.seq),
+  id: String(row.listingId),
+  kind: row.kind,
+  version: row.version,
+  at: row.at.toISOString(),
+  fields: row.fields,
 });
 
 /** The position a client's `after` names; 400 when it is not a cursor of ours. */

@@ -12,7 +12,11 @@ import { isFinished, isGzipFile, jobUrl, submitUrl, type ImportJob, type ImportM
 /** How often a job's status is read while it runs. */
 const POLL_MS = 500;
 
-export interface ImportTarget { api: string; country: string; auth: Record<string, string> }
+export interface ImportTarget {
+  api: string;
+  country: string;
+  auth: Record<string, string>;
+}
 
 /** An answer other than the one expected, told as the API's `{type, message, details}` says it. */
 async function answerError(what: string, res: Response): Promise<Error> {
@@ -48,7 +52,7 @@ export async function submitImport(target: ImportTarget, mode: ImportMode, { bod
     duplex: 'half',
   } as RequestInit);
   if (res.status !== 202) throw await answerError('POST imports', res);
-  const job = await res.json() as ImportJob;
+  const job = (await res.json()) as ImportJob;
   return { job, url: jobUrl(target.api, target.country, job, res.headers.get('location')) };
 }
 
@@ -56,7 +60,7 @@ export async function submitImport(target: ImportTarget, mode: ImportMode, { bod
 export async function readImport(url: string, auth: Record<string, string>): Promise<ImportJob> {
   const res = await fetch(url, { headers: auth });
   if (res.status !== 200) throw await answerError('GET import', res);
-  return await res.json() as ImportJob;
+  return (await res.json()) as ImportJob;
 }
 
 /** Reads the job until it ends, calling `onUpdate` with each reading; resolves with the last. */

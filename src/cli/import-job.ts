@@ -5,7 +5,13 @@ export type ImportMode = 'upsert' | 'replace';
 export const IMPORT_MODES: readonly ImportMode[] = ['upsert', 'replace'];
 
 export interface ImportCounts {
-  lines: number; processed: number; created: number; updated: number; unchanged: number; deleted: number; failed: number;
+  lines: number;
+  processed: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
 }
 
 export interface ImportJob {

@@ -45,11 +45,12 @@ async function writeFailedResults(url: string, auth: Record<string, string>, tar
 }
 
 export function registerImport(program: Command): void {
-  program.command('import <country> <file>')
+  program
+    .command('import <country> <file>')
     .description('bulk-import an NDJSON file (.gz or plain) through the API; exit code 1 unless the job ends done')
-    .requiredOption('--key <key>', 'the partner\'s API key')
-    .option('--mode <mode>', 'upsert, or replace: also delete the partner\'s listings the file does not name', importMode, 'upsert' as ImportMode)
-    .option('--api <url>', 'the API\'s base URL', `http://127.0.0.1:${config.PORT}`)
+    .requiredOption('--key <key>', "the partner's API key")
+    .option('--mode <mode>', "upsert, or replace: also delete the partner's listings the file does not name", importMode, 'upsert' as ImportMode)
+    .option('--api <url>', "the API's base URL", `http://127.0.0.1:${config.PORT}`)
     .action(async (cc: string, file: string, opts: { key: string; mode: ImportMode; api: string }) => {
       const target: ImportTarget = { api: opts.api, country: cc.toLowerCase(), auth: { authorization: `Bearer ${opts.key}` } };
       const { job: queued, url } = await submitImport(target, opts.mode, fileBody(file));

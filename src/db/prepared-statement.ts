@@ -21,10 +21,7 @@ const dialect = new PgDialect();
  * `undefined`, which here cannot mean the column's default as it does in drizzle's insert. A column's
  * `$defaultFn` would run once, when the statement is built: give such a column a placeholder.
  */
-export function preparedStatement<Values extends object, Row = Record<string, unknown>>(
-  name: string,
-  build: (db: DbOrTx) => SQLWrapper,
-): (db: DbOrTx, values: Values) => Promise<Row[]> {
+export function preparedStatement<Values extends object, Row = Record<string, unknown>>(name: string, build: (db: DbOrTx) => SQLWrapper): (db: DbOrTx, values: Values) => Promise<Row[]> {
   let compiled: { query: Query; names: ReadonlySet<string> } | undefined;
   return async (db, values) => {
     compiled ??= compile(build(db));

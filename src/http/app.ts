@@ -73,8 +73,7 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   // An empty body with a JSON content type (common for PUT claim) counts as no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : parseJson(request, body as string, done)));
   installValidators(app);
   installErrorHandler(app);
   installRequestLog(app, { successSampleRate: config.LOG_SUCCESS_SAMPLE_RATE });
@@ -116,30 +115,36 @@ export async function buildApp({ config, logger, deps }: { config: Config; logge
   const authFailures = createAuthFailureLimit({ redis: deps.redis, namespace: authFailureNamespace(config.QUEUE_PREFIX), max: config.AUTH_FAILURE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS });
   // One set of large-body slots for the instance, whichever scope a body arrives in.
   const largeBodyGate = createLargeBodyGate({
-    thresholdBytes: config.LARGE_BODY_BYTES, concurrency: config.LARGE_BODY_CONCURRENCY, waitMs: config.LARGE_BODY_WAIT_MS, timeoutMs: config.LARGE_BODY_TIMEOUT_MS,
+    thresholdBytes: config.LARGE_BODY_BYTES,
+    concurrency: config.LARGE_BODY_CONCURRENCY,
+    waitMs: config.LARGE_BODY_WAIT_MS,
+    timeoutMs: config.LARGE_BODY_TIMEOUT_MS,
   });
-  await app.register(async (countryScope) => {
-    // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
-    // of large bodies, so that only a valid key is counted or ever holds a slot.
-    installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries, authFailures });
-    keyRateLimit(countryScope);
-    largeBodyGate(countryScope);
-    installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
-    await countryScope.register(listingRoutes, { listings: deps.listings, history: deps.history });
-    await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
-    await countryScope.register(imageRoutes, { images: deps.images });
-    await countryScope.register(reviewRoutes, { reviews: deps.reviews });
-    await countryScope.register(searchRoutes, { search: deps.search });
-    await countryScope.register(suggestRoutes, { suggest: deps.suggest });
-    await countryScope.register(matchRoutes, { match: deps.match });
-    await countryScope.register(categoryRoutes, { categories: deps.categories });
-    await countryScope.register(changeRoutes, { changes: deps.changes });
-    await countryScope.register(exportRoutes, {
-      exports: deps.exports,
-      limits: { concurrency: config.EXPORT_CONCURRENCY, waitMs: config.EXPORT_WAIT_MS, stallMs: config.EXPORT_STALL_MS, maxMs: config.EXPORT_MAX_MS },
-    });
-    await countryScope.register(importRoutes, { imports: deps.imports, bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
-  }, { prefix: '/:country' });
+  await app.register(
+    async (countryScope) => {
+      // Hooks run in this order: authentication, the per-key limit, then (preParsing) the gate
+      // of large bodies, so that only a valid key is counted or ever holds a slot.
+      installCountryAuth(countryScope, { partners: deps.partners, countries: config.countries, authFailures });
+      keyRateLimit(countryScope);
+      largeBodyGate(countryScope);
+      installIdempotency(countryScope, { db: deps.database.db, leaseMs: config.IDEMPOTENCY_LEASE_MS, largeBodyBytes: config.LARGE_BODY_BYTES });
+      await countryScope.register(listingRoutes, { listings: deps.listings, history: deps.history });
+      await countryScope.register(workflowRoutes, { claims: deps.claims, offers: deps.offers, mappings: deps.mappings });
+      await countryScope.register(imageRoutes, { images: deps.images });
+      await countryScope.register(reviewRoutes, { reviews: deps.reviews });
+      await countryScope.register(searchRoutes, { search: deps.search });
+      await countryScope.register(suggestRoutes, { suggest: deps.suggest });
+      await countryScope.register(matchRoutes, { match: deps.match });
+      await countryScope.register(categoryRoutes, { categories: deps.categories });
+      await countryScope.register(changeRoutes, { changes: deps.changes });
+      await countryScope.register(exportRoutes, {
+        exports: deps.exports,
+        limits: { concurrency: config.EXPORT_CONCURRENCY, waitMs: config.EXPORT_WAIT_MS, stallMs: config.EXPORT_STALL_MS, maxMs: config.EXPORT_MAX_MS },
+      });
+      await countryScope.register(importRoutes, { imports: deps.imports, bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
+    },
+    { prefix: '/:country' },
+  );
   // Webhooks belong to the partner, not to a country (docs/contract.md §15): same key checks and limits.
   await app.register(async (partnerScope) => {
     installPartnerAuth(partnerScope, { partners: deps.partners, authFailures });

@@ -108,7 +108,10 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     reviews: createReviewsService({ db: database.db, writes, maxPerPartner: config.REVIEWS_PER_PARTNER_PER_LISTING }),
     categories: createCategoriesService({ opensearch, names, listings }),
     webhooks: createWebhooksService({
-      db: database.db, countries: config.countries, policy: webhookTargetPolicy(config), secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
+      db: database.db,
+      countries: config.countries,
+      policy: webhookTargetPolicy(config),
+      secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
       limits: { pingsPerMinute: config.WEBHOOK_PINGS_PER_MINUTE, deliveriesKept: config.WEBHOOK_DELIVERIES_KEPT },
     }),
     changes: createChangesService({ db: database.db }),
@@ -126,5 +129,4 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
   };
 }
 
-const imageLimits = (config: Config) =>
-  ({ maxBytes: config.IMAGE_MAX_BYTES, maxWidth: config.IMAGE_MAX_WIDTH, maxHeight: config.IMAGE_MAX_HEIGHT, maxPixels: config.IMAGE_MAX_PIXELS });
+const imageLimits = (config: Config) => ({ maxBytes: config.IMAGE_MAX_BYTES, maxWidth: config.IMAGE_MAX_WIDTH, maxHeight: config.IMAGE_MAX_HEIGHT, maxPixels: config.IMAGE_MAX_PIXELS });

@@ -6,12 +6,18 @@ import type { VersionPrecondition } from '../listings/change-listing.js';
 export const listingEtag = (version: number): string => `"${version}"`;
 
 /** The tags of a header's list, `W/` kept: `"7", W/"8"` → ['"7"', 'W/"8"']. */
-const tagsOf = (header: string) => header.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+const tagsOf = (header: string) =>
+  header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 
 /** True when the If-None-Match header names `etag` (a list, weak validators and * included). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  return tagsOf(header).map((tag) => tag.replace(/^W\//, '')).some((tag) => tag === etag || tag === '*');
+  return tagsOf(header)
+    .map((tag) => tag.replace(/^W\//, ''))
+    .some((tag) => tag === etag || tag === '*');
 }
 
 /**
@@ -31,5 +37,4 @@ export function versionPrecondition(header: string | undefined): VersionPrecondi
 }
 
 /** The write options a request's If-Match asks for (docs/contract.md §20). */
-export const ifMatchOf = (headers: { 'if-match'?: string | undefined }): { ifMatch: VersionPrecondition | undefined } =>
-  ({ ifMatch: versionPrecondition(headers['if-match']) });
+export const ifMatchOf = (headers: { 'if-match'?: string | undefined }): { ifMatch: VersionPrecondition | undefined } => ({ ifMatch: versionPrecondition(headers['if-match']) });

@@ -38,12 +38,24 @@ class LazyChildLogger implements FastifyBaseLogger {
     (this.logger[level] as LogCall)(...args);
   }
 
-  fatal(...args: unknown[]) { this.#write('fatal', args); }
-  error(...args: unknown[]) { this.#write('error', args); }
-  warn(...args: unknown[]) { this.#write('warn', args); }
-  info(...args: unknown[]) { this.#write('info', args); }
-  debug(...args: unknown[]) { this.#write('debug', args); }
-  trace(...args: unknown[]) { this.#write('trace', args); }
+  fatal(...args: unknown[]) {
+    this.#write('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#write('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#write('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#write('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#write('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#write('trace', args);
+  }
   silent() {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
@@ -52,5 +64,4 @@ class LazyChildLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's `childLoggerFactory`: the same child as Fastify's own, made only when first used. */
-export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  new LazyChildLogger(logger as Logger, bindings, options);
+export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => new LazyChildLogger(logger as Logger, bindings, options);

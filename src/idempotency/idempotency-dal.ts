@@ -37,22 +37,29 @@ export function createIdempotencyDal(db: Db, leaseMs: number) {
 
     /** Takes the key for this request, or says who has it. */
     async acquire(id: KeyId, requestHash: string): Promise<KeyState> {
-      const [inserted] = await db.insert(idempotencyKeys).values({ ...id, requestHash, lockedUntil: leaseEnd() })
-        .onConflictDoNothing().returning({ attempt: idempotencyKeys.attempt });
+      const [inserted] = await db
+        .insert(idempotencyKeys)
+        .values({ ...id, requestHash, lockedUntil: leaseEnd() })
+        .onConflictDoNothing()
+        .returning({ attempt: idempotencyKeys.attempt });
       if (inserted) return { state: 'held', lease: { ...id, attempt: inserted.attempt } };
       // One UPDATE: PostgreSQL re-checks the condition on the row a concurrent take-over wrote,
       // so of several retries exactly one takes an abandoned key.
-      const [taken] = await db.update(idempotencyKeys)
+      const [taken] = await db
+        .update(idempotencyKeys)
         .set({ attempt: sql`${idempotencyKeys.attempt} + 1`, lockedUntil: leaseEnd() })
         .where(and(same(id), eq(idempotencyKeys.requestHash, requestHash), isNull(idempotencyKeys.statusCode), lt(idempotencyKeys.lockedUntil, sql`now()`)))
         .returning({ attempt: idempotencyKeys.attempt });
       if (taken) return { state: 'held', lease: { ...id, attempt: taken.attempt } };
-      const [row] = await db.select({
-        requestHash: idempotencyKeys.requestHash,
-        statusCode: idempotencyKeys.statusCode,
-        response: idempotencyKeys.response,
-        leaseLeftMs: sql<number>`greatest(0, extract(epoch from ${idempotencyKeys.lockedUntil} - now()) * 1000)::float8`,
-      }).from(idempotencyKeys).where(same(id));
+      const [row] = await db
+        .select({
+          requestHash: idempotencyKeys.requestHash,
+          statusCode: idempotencyKeys.statusCode,
+          response: idempotencyKeys.response,
+          leaseLeftMs: sql<number>`greatest(0, extract(epoch from ${idempotencyKeys.lockedUntil} - now()) * 1000)::float8`,
+        })
+        .from(idempotencyKeys)
+        .where(same(id));
       if (!row) return { state: 'released' };
       if (row.requestHash !== requestHash) return { state: 'other_request' };
       if (row.statusCode !== null) return { state: 'answered', statusCode: row.statusCode, response: row.response };
@@ -79,7 +86,10 @@ export function createIdempotencyDal(db: Db, leaseMs: number) {
 
 /** Deletes every key older than the 24 h it is remembered, as of `now` (ms); returns how many went. */
 export async function purgeExpiredIdempotencyKeys(db: DbOrTx, now = Date.now()): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS))).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
 

@@ -5,14 +5,11 @@ import { bodyCheck } from '../schemas/body-validation.js';
 import { ListingInputSchema, type ListingInput } from '../schemas/listing.js';
 import type { LineError } from './imports-dal.js';
 
-export type ParsedLine =
-  | { ok: true; input: ListingInput & { source_id: string }; sourceId: string }
-  | { ok: false; error: LineError; sourceId: string | null };
+export type ParsedLine = { ok: true; input: ListingInput & { source_id: string }; sourceId: string } | { ok: false; error: LineError; sourceId: string | null };
 
 const checkListing = bodyCheck(ListingInputSchema);
 
-const invalid = (message: string, details: string[], sourceId: string | null = null): ParsedLine =>
-  ({ ok: false, error: { type: 'validation', message, details }, sourceId });
+const invalid = (message: string, details: string[], sourceId: string | null = null): ParsedLine => ({ ok: false, error: { type: 'validation', message, details }, sourceId });
 
 /** `content` null: the line was longer than `maxLineBytes` and was not kept. */
 export function parseImportLine(content: string | null, maxLineBytes: number): ParsedLine {

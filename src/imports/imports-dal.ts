@@ -30,7 +30,11 @@ export async function deleteImport(db: DbOrTx, id: number): Promise<void> {
 
 /** The job that holds the partner's Idempotency-Key, locked, if any. */
 export async function lockImportByKey(tx: DbOrTx, partnerId: number, key: string): Promise<ImportRow | undefined> {
-  const [row] = await tx.select().from(imports).where(and(eq(imports.partnerId, partnerId), eq(imports.idempotencyKey, key))).for('update');
+  const [row] = await tx
+    .select()
+    .from(imports)
+    .where(and(eq(imports.partnerId, partnerId), eq(imports.idempotencyKey, key)))
+    .for('update');
   return row;
 }
 
@@ -40,48 +44,64 @@ export async function releaseKey(tx: DbOrTx, id: number): Promise<void> {
 }
 
 /** The stored upload becomes a job the runner may take (or, with `error`, one that failed as a whole). */
-export async function completeReceiving(
-  db: DbOrTx, id: number, done: { lines: number; idempotencyKey?: string | undefined; requestHash?: string | undefined; error?: string },
-): Promise<ImportRow> {
-  const [row] = await db.update(imports).set({
-    lines: done.lines,
-    idempotencyKey: done.idempotencyKey ?? null,
-    requestHash: done.idempotencyKey ? done.requestHash ?? null : null,
-    ...(done.error === undefined ? { status: 'queued' as const } : { status: 'failed' as const, error: done.error, finishedAt: sql`now()` }),
-  }).where(eq(imports.id, id)).returning();
+export async function completeReceiving(db: DbOrTx, id: number, done: { lines: number; idempotencyKey?: string | undefined; requestHash?: string | undefined; error?: string }): Promise<ImportRow> {
+  const [row] = await db
+    .update(imports)
+    .set({
+      lines: done.lines,
+      idempotencyKey: done.idempotencyKey ?? null,
+      requestHash: done.idempotencyKey ? (done.requestHash ?? null) : null,
+      ...(done.error === undefined ? { status: 'queued' as const } : { status: 'failed' as const, error: done.error, finishedAt: sql`now()` }),
+    })
+    .where(eq(imports.id, id))
+    .returning();
   return row!;
 }
 
 /** A job that is past receiving, if it exists. */
 export async function findImport(db: DbOrTx, id: number): Promise<ImportRow | undefined> {
-  const [row] = await db.select().from(imports).where(and(eq(imports.id, id), sql`${imports.status} <> 'receiving'`));
+  const [row] = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.id, id), sql`${imports.status} <> 'receiving'`));
   return row;
 }
 
 /** A country's jobs, of one partner (all partners when null), newest first. */
 export function listImports(db: DbOrTx, country: string, partnerId: number | null, limit: number): Promise<ImportRow[]> {
-  return db.select().from(imports).where(and(
-    eq(imports.country, country),
-    sql`${imports.status} <> 'receiving'`,
-    partnerId === null ? undefined : eq(imports.partnerId, partnerId),
-  )).orderBy(desc(imports.id)).limit(limit);
+  return db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.country, country), sql`${imports.status} <> 'receiving'`, partnerId === null ? undefined : eq(imports.partnerId, partnerId)))
+    .orderBy(desc(imports.id))
+    .limit(limit);
 }
 
 /** Cancels a queued or running job; false when it had already ended. */
 export async function cancelImport(db: DbOrTx, id: number): Promise<boolean> {
-  const rows = await db.update(imports).set({ status: 'cancelled', finishedAt: sql`now()` })
-    .where(and(eq(imports.id, id), inArray(imports.status, [...UNFINISHED]))).returning({ id: imports.id });
+  const rows = await db
+    .update(imports)
+    .set({ status: 'cancelled', finishedAt: sql`now()` })
+    .where(and(eq(imports.id, id), inArray(imports.status, [...UNFINISHED])))
+    .returning({ id: imports.id });
   return rows.length > 0;
 }
 
 /** Outcomes of the processed lines after `afterLine`, in line order. */
 export function readResults(db: DbOrTx, importId: number, afterLine: number, limit: number) {
-  return db.select({
-    line: importLines.line, status: importLines.status, sourceId: importLines.sourceId,
-    listingId: importLines.listingId, version: importLines.version, error: importLines.error,
-  }).from(importLines)
+  return db
+    .select({
+      line: importLines.line,
+      status: importLines.status,
+      sourceId: importLines.sourceId,
+      listingId: importLines.listingId,
+      version: importLines.version,
+      error: importLines.error,
+    })
+    .from(importLines)
     .where(and(eq(importLines.importId, importId), gt(importLines.line, afterLine), sql`${importLines.status} is not null`))
-    .orderBy(asc(importLines.line)).limit(limit);
+    .orderBy(asc(importLines.line))
+    .limit(limit);
 }
 
 // --- The runner -----------------------------------------------------------------------------------
@@ -94,43 +114,64 @@ export async function lockImport(tx: DbOrTx, id: number): Promise<ImportRow | un
 
 /** The oldest unfinished job of a partner: the one its jobs wait behind. */
 export async function oldestUnfinishedImport(db: DbOrTx, partnerId: number): Promise<ImportRow | undefined> {
-  const [row] = await db.select().from(imports)
-    .where(and(eq(imports.partnerId, partnerId), inArray(imports.status, [...UNFINISHED]))).orderBy(asc(imports.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.partnerId, partnerId), inArray(imports.status, [...UNFINISHED])))
+    .orderBy(asc(imports.id))
+    .limit(1);
   return row;
 }
 
 /** Partners with a queued or running job. */
 export async function partnersWithUnfinishedImports(db: DbOrTx): Promise<number[]> {
-  const rows = await db.selectDistinct({ partnerId: imports.partnerId }).from(imports).where(inArray(imports.status, [...UNFINISHED]));
+  const rows = await db
+    .selectDistinct({ partnerId: imports.partnerId })
+    .from(imports)
+    .where(inArray(imports.status, [...UNFINISHED]));
   return rows.map((r) => r.partnerId);
 }
 
 /** Removes uploads still receiving after `olderThanMs`: their API process died mid-body. */
 export async function deleteAbandonedUploads(db: DbOrTx, olderThanMs: number): Promise<number> {
-  const rows = await db.delete(imports)
+  const rows = await db
+    .delete(imports)
     .where(and(eq(imports.status, 'receiving'), lt(imports.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`)))
     .returning({ id: imports.id });
   return rows.length;
 }
 
 export async function markRunning(tx: DbOrTx, id: number): Promise<void> {
-  await tx.update(imports).set({ status: 'running', startedAt: sql`coalesce(${imports.startedAt}, now())` })
+  await tx
+    .update(imports)
+    .set({ status: 'running', startedAt: sql`coalesce(${imports.startedAt}, now())` })
     .where(and(eq(imports.id, id), eq(imports.status, 'queued')));
 }
 
 export async function markFinished(tx: DbOrTx, id: number, status: 'done' | 'failed', error: string | null): Promise<void> {
-  await tx.update(imports).set({ status, error, finishedAt: sql`now()`, startedAt: sql`coalesce(${imports.startedAt}, now())` })
+  await tx
+    .update(imports)
+    .set({ status, error, finishedAt: sql`now()`, startedAt: sql`coalesce(${imports.startedAt}, now())` })
     .where(eq(imports.id, id));
 }
 
 /** The next lines without an outcome, in line order. */
 export function pendingLines(tx: DbOrTx, importId: number, limit: number) {
-  return tx.select({ line: importLines.line, content: importLines.content }).from(importLines)
-    .where(and(eq(importLines.importId, importId), isNull(importLines.status))).orderBy(asc(importLines.line)).limit(limit);
+  return tx
+    .select({ line: importLines.line, content: importLines.content })
+    .from(importLines)
+    .where(and(eq(importLines.importId, importId), isNull(importLines.status)))
+    .orderBy(asc(importLines.line))
+    .limit(limit);
 }
 
 export interface LineOutcomeRow {
-  line: number; status: LineStatus; sourceId: string | null; listingId: number | null; version: number | null; error: LineError | null;
+  line: number;
+  status: LineStatus;
+  sourceId: string | null;
+  listingId: number | null;
+  version: number | null;
+  error: LineError | null;
 }
 
 /** Records a batch of lines' outcomes in one statement; the stored content is no longer needed then. */
@@ -144,10 +185,17 @@ export async function recordLineOutcomes(tx: DbOrTx, importId: number, outcomes:
 
 export async function addCounts(tx: DbOrTx, id: number, delta: CountsDelta): Promise<void> {
   const add = (column: keyof CountsDelta) => sql`${imports[column]} + ${delta[column] ?? 0}`;
-  await tx.update(imports).set({
-    processed: add('processed'), created: add('created'), updated: add('updated'),
-    unchanged: add('unchanged'), deleted: add('deleted'), failed: add('failed'),
-  }).where(eq(imports.id, id));
+  await tx
+    .update(imports)
+    .set({
+      processed: add('processed'),
+      created: add('created'),
+      updated: add('updated'),
+      unchanged: add('unchanged'),
+      deleted: add('deleted'),
+      failed: add('failed'),
+    })
+    .where(eq(imports.id, id));
 }
 
 /**
@@ -155,13 +203,21 @@ export async function addCounts(tx: DbOrTx, id: number, delta: CountsDelta): Pro
  * applied (mode=replace): what a full-catalogue sync removes.
  */
 export async function listingsNotNamedBy(tx: DbOrTx, importId: number, partnerId: number, country: string, limit: number): Promise<number[]> {
-  const rows = await tx.select({ id: mappings.listingId }).from(mappings)
+  const rows = await tx
+    .select({ id: mappings.listingId })
+    .from(mappings)
     .innerJoin(listings, eq(listings.id, mappings.listingId))
-    .where(and(
-      eq(mappings.partnerId, partnerId), eq(mappings.country, country),
-      eq(listings.claimedBy, partnerId), isNull(listings.deletedAt),
-      sql`not exists (select 1 from ${importLines} where ${importLines.importId} = ${importId}
+    .where(
+      and(
+        eq(mappings.partnerId, partnerId),
+        eq(mappings.country, country),
+        eq(listings.claimedBy, partnerId),
+        isNull(listings.deletedAt),
+        sql`not exists (select 1 from ${importLines} where ${importLines.importId} = ${importId}
         and ${importLines.sourceId} = ${mappings.sourceId} and ${importLines.status} <> 'failed')`,
-    )).orderBy(asc(mappings.listingId)).limit(limit);
+      ),
+    )
+    .orderBy(asc(mappings.listingId))
+    .limit(limit);
   return rows.map((r) => r.id);
 }

@@ -14,8 +14,18 @@ import type { ImportJob } from '../schemas/imports.js';
 import type { ImportQueue } from './import-queue.js';
 import { toImportJob, toImportResult } from './import-view.js';
 import {
-  cancelImport, completeReceiving, deleteImport, findImport, insertLines, insertReceivingImport, listImports, lockImportByKey, readResults, releaseKey,
-  type ImportMode, type ImportRow,
+  cancelImport,
+  completeReceiving,
+  deleteImport,
+  findImport,
+  insertLines,
+  insertReceivingImport,
+  listImports,
+  lockImportByKey,
+  readResults,
+  releaseKey,
+  type ImportMode,
+  type ImportRow,
 } from './imports-dal.js';
 import { ndjsonLines } from './ndjson-lines.js';
 
@@ -158,7 +168,7 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
     async results(caller: Caller, country: string, id: number): Promise<Readable> {
       await visibleImport(caller, country, id);
       async function* pages() {
-        for (let after = 0; ;) {
+        for (let after = 0; ; ) {
           const rows = await readResults(db, id, after, RESULTS_PAGE);
           if (rows.length === 0) return;
           yield rows.map((row) => `${JSON.stringify(toImportResult(row))}\n`).join('');

@@ -47,16 +47,18 @@ export interface WriteOptions {
    * that transaction usable. The caller commits; the write's index event is added to `events`,
    * for the caller to publish (ListingWrites.publish) once it has committed.
    */
-  within?: {
-    tx: DbOrTx;
-    events: SyncListingJob[];
-    /**
-     * A create (one statement) runs without the savepoint: one round trip instead of three. Its
-     * failure then aborts the caller's transaction, which the caller must roll back and run
-     * again with savepoints (the bulk import's runner does, indexer/import-runner.ts).
-     */
-    createWithoutSavepoint?: boolean;
-  } | undefined;
+  within?:
+    | {
+        tx: DbOrTx;
+        events: SyncListingJob[];
+        /**
+         * A create (one statement) runs without the savepoint: one round trip instead of three. Its
+         * failure then aborts the caller's transaction, which the caller must roll back and run
+         * again with savepoints (the bulk import's runner does, indexer/import-runner.ts).
+         */
+        createWithoutSavepoint?: boolean;
+      }
+    | undefined;
 }
 
 export interface ListingChange<T> {
@@ -153,7 +155,12 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
    * precondition, the workflow, and the change it names with its version, outbox event and history.
    */
   async function applyChange<T>(
-    tx: DbOrTx, caller: Caller, row: ListingRow, rule: OwnershipRule, options: WriteOptions, work: () => Promise<ListingChange<T>>,
+    tx: DbOrTx,
+    caller: Caller,
+    row: ListingRow,
+    rule: OwnershipRule,
+    options: WriteOptions,
+    work: () => Promise<ListingChange<T>>,
   ): Promise<{ event?: SyncListingJob | undefined; result: T }> {
     const { id, country } = row;
     assertOwnership(row.claimedBy, caller, id, rule);
@@ -163,7 +170,7 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
     // A version moved with no change recorded would reach neither the feed nor the index.
     if (movedTo !== undefined && !indexed) throw new Error(`a ${change ?? 'null'} change must not move the listing's version`);
     if (change === null) return { result };
-    const version = indexed ? movedTo ?? await updateListingToNextVersion(tx, id) : row.version;
+    const version = indexed ? (movedTo ?? (await updateListingToNextVersion(tx, id))) : row.version;
     // After the change: a claim hands the listing to the caller; for `unclaimed` the feed keeps
     // the claimant before it (webhook scope `claimed`, docs/contract.md §15).
     const claimedBy = change === 'claimed' ? caller.partnerId : row.claimedBy;
@@ -189,14 +196,7 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
      * lock: a claim or a write committed in between would otherwise let a write land on a listing
      * that changed hands, or on a version its sender never saw.
      */
-    changeListing<T>(
-      caller: Caller,
-      country: string,
-      id: number,
-      rule: OwnershipRule,
-      fn: (tx: DbOrTx, row: ListingRow) => Promise<ListingChange<T>>,
-      options: WriteOptions = {},
-    ): Promise<T> {
+    changeListing<T>(caller: Caller, country: string, id: number, rule: OwnershipRule, fn: (tx: DbOrTx, row: ListingRow) => Promise<ListingChange<T>>, options: WriteOptions = {}): Promise<T> {
       return runChange(async (tx) => {
         const row = await lockLiveListing(tx, country, id);
         if (!row) throw notFound(`listing ${id}`);
@@ -208,13 +208,7 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
      * changeListing for a write of the listing's content (PUT, PATCH, restore): rule `forbidden`,
      * and `fn` gets the listing as stored (lists and images) with the lock, in the same round trip.
      */
-    changeListingContent<T>(
-      caller: Caller,
-      country: string,
-      id: number,
-      fn: (tx: DbOrTx, record: ListingForView) => Promise<ListingChange<T>>,
-      options: WriteOptions = {},
-    ): Promise<T> {
+    changeListingContent<T>(caller: Caller, country: string, id: number, fn: (tx: DbOrTx, record: ListingForView) => Promise<ListingChange<T>>, options: WriteOptions = {}): Promise<T> {
       return runChange(async (tx) => {
         const record = await lockLiveListingRecord(tx, country, id);
         if (!record) throw notFound(`listing ${id}`);
@@ -231,9 +225,7 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
      * as a whole. The caller finds out which. A dry run, or a create `within` the caller's
      * transaction, runs the statement in a transaction (a savepoint) of its own.
      */
-    async addListing<T extends { row: { id: number; version: number } }>(
-      country: string, insert: (db: DbOrTx) => Promise<T | undefined>, options: WriteOptions = {},
-    ): Promise<T | undefined> {
+    async addListing<T extends { row: { id: number; version: number } }>(country: string, insert: (db: DbOrTx) => Promise<T | undefined>, options: WriteOptions = {}): Promise<T | undefined> {
       const own = !options.dryRun && !options.within;
       const { within } = options;
       try {

@@ -11,28 +11,51 @@ export function createClaimsService({ writes }: { writes: Pick<ListingWrites, 'c
   return {
     /** Claims the listing for the caller; an admin takes over a listing claimed by anyone. */
     claim: (caller: Caller, country: string, id: number, sourceId?: string, options: WriteOptions = {}) =>
-      writes.changeListing(caller, country, id, 'conflict', async (tx, row) => {
-        if (sourceId !== undefined) await setMapping(tx, caller, country, id, sourceId);
-        if (row.claimedBy === caller.partnerId) return { result: undefined, change: null };
-        // An admin's takeover leaves `claimed` true: only the version moves.
-        const before = row.claimedBy === null ? { claimed: false } : {};
-        return { result: undefined, change: 'claimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: caller.partnerId }), before };
-      }, options),
+      writes.changeListing(
+        caller,
+        country,
+        id,
+        'conflict',
+        async (tx, row) => {
+          if (sourceId !== undefined) await setMapping(tx, caller, country, id, sourceId);
+          if (row.claimedBy === caller.partnerId) return { result: undefined, change: null };
+          // An admin's takeover leaves `claimed` true: only the version moves.
+          const before = row.claimedBy === null ? { claimed: false } : {};
+          return { result: undefined, change: 'claimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: caller.partnerId }), before };
+        },
+        options,
+      ),
 
     unclaim: (caller: Caller, country: string, id: number, options: WriteOptions = {}) =>
-      writes.changeListing(caller, country, id, 'forbidden', async (tx, row) => {
-        if (row.claimedBy === null) return { result: undefined, change: null };
-        return { result: undefined, change: 'unclaimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: null }), before: { claimed: true } };
-      }, options),
+      writes.changeListing(
+        caller,
+        country,
+        id,
+        'forbidden',
+        async (tx, row) => {
+          if (row.claimedBy === null) return { result: undefined, change: null };
+          return { result: undefined, change: 'unclaimed', movedTo: await updateListingToNextVersion(tx, id, { claimedBy: null }), before: { claimed: true } };
+        },
+        options,
+      ),
 
     setSuppressed: (caller: Caller, country: string, id: number, suppressed: boolean, options: WriteOptions = {}) =>
-      writes.changeListing(caller, country, id, 'conflict', async (tx, row) => {
-        if (row.suppressed === suppressed) return { result: undefined, change: null };
-        return {
-          result: undefined, change: suppressed ? 'suppressed' : 'unsuppressed',
-          movedTo: await updateListingToNextVersion(tx, id, { suppressed }), before: { suppressed: !suppressed },
-        };
-      }, options),
+      writes.changeListing(
+        caller,
+        country,
+        id,
+        'conflict',
+        async (tx, row) => {
+          if (row.suppressed === suppressed) return { result: undefined, change: null };
+          return {
+            result: undefined,
+            change: suppressed ? 'suppressed' : 'unsuppressed',
+            movedTo: await updateListingToNextVersion(tx, id, { suppressed }),
+            before: { suppressed: !suppressed },
+          };
+        },
+        options,
+      ),
   };
 }
 

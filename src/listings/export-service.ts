@@ -43,7 +43,7 @@ export function createExportService({ db, pool, urls }: Deps) {
   async function* lines(tx: DbOrTx, caller: Caller, country: string, scope: ExportScope, feedEnd: number): AsyncGenerator<string> {
     const claimedBy = scope === 'claimed' ? caller.partnerId : undefined;
     let count = 0;
-    for (let last = 0; ;) {
+    for (let last = 0; ; ) {
       const ids = await liveListingIdsAfter(tx, country, last, BATCH, claimedBy);
       if (ids.length === 0) break;
       const records = await loadListingsForView(tx, ids);

@@ -31,10 +31,12 @@ export function createHistoryService({ db, urls }: { db: Db; urls: PublicUrls })
   /** The page's versions (those below `before`) rebuilt: each row's entry with the listing after it, newest first. */
   function entries(caller: Caller, { rows, current, seesContact }: ListingWithHistory & { current: Listing; seesContact: boolean }, before: number) {
     const states = listingsAtVersions(current, rows);
-    return rows.filter((row) => row.version < before).flatMap((row) => {
-      const after = states.get(row.version);
-      return after ? [historyEntry(row, after, caller, seesContact)] : [];
-    });
+    return rows
+      .filter((row) => row.version < before)
+      .flatMap((row) => {
+        const after = states.get(row.version);
+        return after ? [historyEntry(row, after, caller, seesContact)] : [];
+      });
   }
 
   return {

@@ -16,8 +16,24 @@ export type ListingFieldValues = Partial<Record<ListingField, unknown>>;
 /** The fields a content write (PUT, PATCH, restore) sets. */
 type ContentField = keyof ContentView;
 const CONTENT_FIELDS = [
-  'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'description', 'emails', 'phones', 'links', 'hours',
-  'special_hours', 'temporarily_closed', 'time_zone', 'categories', 'active', 'contact',
+  'name',
+  'address',
+  'zip',
+  'place',
+  'latitude',
+  'longitude',
+  'keywords',
+  'description',
+  'emails',
+  'phones',
+  'links',
+  'hours',
+  'special_hours',
+  'temporarily_closed',
+  'time_zone',
+  'categories',
+  'active',
+  'contact',
 ] as const satisfies readonly ContentField[];
 const LISTS = ['emails', 'phones', 'links'] as const satisfies readonly ContentField[];
 type ListField = (typeof LISTS)[number];
@@ -31,19 +47,21 @@ const contentOf = ({ id: _id, ...content }: Item) => content;
  * ours, a bulk import) then match the stored ones, which keep their ids.
  */
 export function sameItems(stored: readonly Item[], sent: readonly Item[]): boolean {
-  return stored.length === sent.length && sent.every((item, i) =>
-    (item.id === undefined || item.id === stored[i]!.id) && isDeepStrictEqual(contentOf(item), contentOf(stored[i]!)));
+  return stored.length === sent.length && sent.every((item, i) => (item.id === undefined || item.id === stored[i]!.id) && isDeepStrictEqual(contentOf(item), contentOf(stored[i]!)));
 }
 
 function sameContent(field: ContentField, stored: Listing, sent: ContentView): boolean {
   if ((LISTS as readonly string[]).includes(field)) return sameItems(stored[field as ListField], sent[field as ListField]);
-  if (field === 'categories') return isDeepStrictEqual(stored.categories.map((c) => c.id), sent.categories.map((c) => c.id));
+  if (field === 'categories')
+    return isDeepStrictEqual(
+      stored.categories.map((c) => c.id),
+      sent.categories.map((c) => c.id),
+    );
   return isDeepStrictEqual(stored[field], sent[field]);
 }
 
 /** The lists (emails, phones, links) of `sent` that hold the stored items: a write leaves them, and their ids, as stored. */
-export const unchangedLists = (stored: Listing, sent: ContentView): Set<ListField> =>
-  new Set(LISTS.filter((field) => sameItems(stored[field], sent[field])));
+export const unchangedLists = (stored: Listing, sent: ContentView): Set<ListField> => new Set(LISTS.filter((field) => sameItems(stored[field], sent[field])));
 
 /** Whether a content write of `sent` would change nothing the stored listing shows. */
 export const changesNothing = (stored: Listing, sent: ContentView): boolean => CONTENT_FIELDS.every((field) => sameContent(field, stored, sent));
@@ -61,9 +79,7 @@ export function changedFields(before: Listing, after: Listing): ListingFieldValu
 }
 
 /** The names of the fields a change touched, in the Listing's order: those in `before`, and `version` when it moved. */
-export const touchedFields = (before: ListingFieldValues, versionMoved: boolean): ListingField[] =>
-  LISTING_FIELDS.filter((field) => field in before || (versionMoved && field === 'version'));
+export const touchedFields = (before: ListingFieldValues, versionMoved: boolean): ListingField[] => LISTING_FIELDS.filter((field) => field in before || (versionMoved && field === 'version'));
 
 /** `field`'s value before a change as the history records it: `before` when the change made it `after`, nothing when it left it as it was. */
-export const changedValue = (field: ListingField, before: unknown, after: unknown): ListingFieldValues =>
-  (isDeepStrictEqual(before, after) ? {} : { [field]: before });
+export const changedValue = (field: ListingField, before: unknown, after: unknown): ListingFieldValues => (isDeepStrictEqual(before, after) ? {} : { [field]: before });

@@ -19,12 +19,11 @@ interface ListingWithHistoryRow {
 
 // One statement, so that the listing and its history come from one snapshot: a version committed
 // between two reads would leave the rows and the listing they are applied to out of step.
-const listingWithHistoryStatement = preparedStatement<{ id: number; before: number; limit: number }, ListingWithHistoryRow>(
-  'listing_with_history', () => {
-    const h = listingHistory;
-    const page = sql`(select min(p.version) from (select version from ${h} where ${h.listingId} = ${listings.id}
+const listingWithHistoryStatement = preparedStatement<{ id: number; before: number; limit: number }, ListingWithHistoryRow>('listing_with_history', () => {
+  const h = listingHistory;
+  const page = sql`(select min(p.version) from (select version from ${h} where ${h.listingId} = ${listings.id}
       and ${h.version} < ${sql.placeholder('before')}::bigint order by ${h.version} desc limit ${sql.placeholder('limit')}::int) p)`;
-    return sql`
+  return sql`
       select ${listingJson} as record,
         coalesce((select json_agg(json_build_object('version', ${h.version}, 'kind', ${h.kind}, 'at', ${h.at}, 'actorId', ${h.actorId},
             'actorRole', ${partners.role}, 'channel', ${h.channel}, 'before', ${h.before}) order by ${h.version} desc)
@@ -32,8 +31,7 @@ const listingWithHistoryStatement = preparedStatement<{ id: number; before: numb
           where ${h.listingId} = ${listings.id} and ${h.version} >= ${page}), '[]'::json) as rows,
         exists (select 1 from ${h} where ${h.listingId} = ${listings.id} and ${h.version} < ${page}) as more
       from ${listings} where ${listings.id} = ${sql.placeholder('id')}::bigint`;
-  },
-);
+});
 
 export interface ListingWithHistory {
   /** The listing as stored now, deleted or not. */
@@ -57,7 +55,9 @@ export async function readListingWithHistory(db: DbOrTx, id: number, before: num
 
 /** Deletes up to `limit` history rows written before `cutoff`; returns how many went. */
 export async function purgeHistoryBefore(db: DbOrTx, cutoff: Date, limit: number): Promise<number> {
-  const { rows: [row] } = await db.execute<{ n: number }>(sql`
+  const {
+    rows: [row],
+  } = await db.execute<{ n: number }>(sql`
     with doomed as (select ${listingHistory.listingId} as listing_id, ${listingHistory.version} as version from ${listingHistory}
            where ${lt(listingHistory.at, cutoff)} limit ${limit}),
          deleted as (delete from ${listingHistory} h using doomed

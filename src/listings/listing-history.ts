@@ -72,9 +72,7 @@ export function authorOf(row: Pick<HistoryRow, 'actorId' | 'actorRole' | 'channe
  * the entries in order rebuilds the listing. `contact` values are `<hidden>` unless `seesContact`.
  */
 export function historyEntry(row: HistoryRow, after: Listing, caller: Caller, seesContact: boolean): HistoryEntry {
-  const fields = row.before === null
-    ? LISTING_FIELDS.filter((field) => after[field] !== undefined)
-    : touchedFields(row.before, true);
+  const fields = row.before === null ? LISTING_FIELDS.filter((field) => after[field] !== undefined) : touchedFields(row.before, true);
   const shown = (field: ListingField, value: unknown) => (field === 'contact' && !seesContact ? HIDDEN : value);
   const before = (field: ListingField): unknown => {
     if (row.before === null) return null;

@@ -39,8 +39,7 @@ export function putBodyOf(listing: Listing): Record<string, unknown> {
 const checkAsPut = bodyCheck(ListingInputSchema);
 
 /** Sets `key` of `target` to `value`; defined, not assigned, so that a member named __proto__ stays a member. */
-const define = (target: Record<string, unknown>, key: string, value: unknown) =>
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+const define = (target: Record<string, unknown>, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** The merge of docs/contract.md §20: members replace, `null` removes, `hours` merges by day. */
 export function mergeListingPatch(body: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

@@ -5,9 +5,7 @@ import { anyOf } from '../db/any-of.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { notFound } from '../platform/errors.js';
-import {
-  byListingId, selectListingsForIndex, selectListingsForView, toListingForIndex, toListingForView, type ListingForIndex, type ListingForView,
-} from './listing-records.js';
+import { byListingId, selectListingsForIndex, selectListingsForView, toListingForIndex, toListingForView, type ListingForIndex, type ListingForView } from './listing-records.js';
 
 /** Loads listings by id with everything the index document needs, soft-deleted ones included (the indexer needs their version). */
 export async function loadListingsForIndex(db: DbOrTx, ids: number[]): Promise<Map<number, ListingForIndex>> {
@@ -26,7 +24,9 @@ export async function loadListingsForView(db: DbOrTx, ids: number[]): Promise<Ma
  * query's SQL on every read was a visible share of GET by id's CPU (docs/performance.md), and PostgreSQL parses a named statement once per connection instead of every time.
  */
 export function prepareListingForViewRead(db: Db): (id: number) => Promise<ListingForView | undefined> {
-  const byId = selectListingsForView(db).where(eq(listings.id, sql.placeholder('id'))).prepare('listed_record_by_id');
+  const byId = selectListingsForView(db)
+    .where(eq(listings.id, sql.placeholder('id')))
+    .prepare('listed_record_by_id');
   return async (id) => {
     const [row] = await byId.execute({ id });
     return row && toListingForView(row.record);
@@ -35,7 +35,9 @@ export function prepareListingForViewRead(db: Db): (id: number) => Promise<Listi
 
 /** The live (not deleted) listing `id` of `country`, with who claims it; 404 otherwise. */
 export async function findLiveListing(db: DbOrTx, country: string, id: number): Promise<{ claimedBy: number | null }> {
-  const [row] = await db.select({ claimedBy: listings.claimedBy }).from(listings)
+  const [row] = await db
+    .select({ claimedBy: listings.claimedBy })
+    .from(listings)
     .where(and(eq(listings.id, id), eq(listings.country, country), isNull(listings.deletedAt)));
   if (!row) throw notFound(`listing ${id}`);
   return row;
@@ -43,9 +45,12 @@ export async function findLiveListing(db: DbOrTx, country: string, id: number): 
 
 /** Up to `limit` live listings of a country with an id above `afterId`, in id order, with their versions (keyset pagination). */
 export function liveListingVersionsAfter(db: DbOrTx, country: string, afterId: number, limit: number): Promise<{ id: number; version: number }[]> {
-  return db.select({ id: listings.id, version: listings.version }).from(listings)
+  return db
+    .select({ id: listings.id, version: listings.version })
+    .from(listings)
     .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId)))
-    .orderBy(asc(listings.id)).limit(limit);
+    .orderBy(asc(listings.id))
+    .limit(limit);
 }
 
 /**
@@ -53,17 +58,20 @@ export function liveListingVersionsAfter(db: DbOrTx, country: string, afterId: n
  * pagination); only those `claimedBy` claims when given.
  */
 export async function liveListingIdsAfter(db: DbOrTx, country: string, afterId: number, limit: number, claimedBy?: number): Promise<number[]> {
-  const rows = await db.select({ id: listings.id }).from(listings)
-    .where(and(
-      eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId),
-      claimedBy === undefined ? undefined : eq(listings.claimedBy, claimedBy),
-    ))
-    .orderBy(asc(listings.id)).limit(limit);
+  const rows = await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(eq(listings.country, country), isNull(listings.deletedAt), gt(listings.id, afterId), claimedBy === undefined ? undefined : eq(listings.claimedBy, claimedBy)))
+    .orderBy(asc(listings.id))
+    .limit(limit);
   return rows.map((r) => r.id);
 }
 
 export async function countLiveListings(db: DbOrTx, country: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(listings).where(and(eq(listings.country, country), isNull(listings.deletedAt)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(listings)
+    .where(and(eq(listings.country, country), isNull(listings.deletedAt)));
   return row!.n;
 }
 

@@ -67,7 +67,8 @@ export function listsFrom(from: ListSources) {
 export type ImageJson = Omit<StoredImage, 'createdAt'> & { createdAt: string };
 
 /** The images of the listing whose id is `listingId` (a column or an expression of the enclosing query), as a JSON array in id order. */
-export const imagesOf = (listingId: SQLWrapper) => jsonRows<ImageJson>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
+export const imagesOf = (listingId: SQLWrapper) =>
+  jsonRows<ImageJson>(sql`select json_agg(json_build_object('id', i.id, 'listingId', i.listing_id,
     'type', i.type, 'caption', i.caption, 'key', i.key, 'ext', i.ext, 'contentType', i.content_type, 'width', i.width, 'height', i.height,
     'size', i.size, 'createdAt', i.created_at) order by i.id) from ${images} i where i.listing_id = ${listingId}`);
 
@@ -122,23 +123,37 @@ const hasOfferOf = sql<boolean>`exists (select 1 from ${offers} o where o.listin
  * they have an offer, one row each: what the index document needs (the indexer, reindex pages).
  */
 export const selectListingsForIndex = (db: DbOrTx) =>
-  db.select({ record: listingJson, creatorName: partners.name, rating: ratingOf(listings.id), claimantName: claimantNameOf, hasOffer: hasOfferOf }).from(listings)
+  db
+    .select({ record: listingJson, creatorName: partners.name, rating: ratingOf(listings.id), claimantName: claimantNameOf, hasOffer: hasOfferOf })
+    .from(listings)
     .innerJoin(partners, eq(partners.id, listings.createdBy));
 
 export type ListingForIndexRow = Awaited<ReturnType<typeof selectListingsForIndex>>[number];
 
 /** The record of a listing read as JSON, or written and returned by a statement (the listing's columns beside its lists). */
-export const toListingForView = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListingJson): ListingForView =>
-  ({ row: decodeRow(listings, listing), emails, phones, links, categories: categoryList, images: imagesFromJson(imageRows) });
+export const toListingForView = ({ listing, images: imageRows, emails, phones, links, categories: categoryList }: ListingJson): ListingForView => ({
+  row: decodeRow(listings, listing),
+  emails,
+  phones,
+  links,
+  categories: categoryList,
+  images: imagesFromJson(imageRows),
+});
 
-export const toListingForIndex = (row: ListingForIndexRow): ListingForIndex =>
-  ({ ...toListingForView(row.record), rating: row.rating ?? undefined, creatorName: row.creatorName, claimantName: row.claimantName, hasOffer: row.hasOffer });
+export const toListingForIndex = (row: ListingForIndexRow): ListingForIndex => ({
+  ...toListingForView(row.record),
+  rating: row.rating ?? undefined,
+  creatorName: row.creatorName,
+  claimantName: row.claimantName,
+  hasOffer: row.hasOffer,
+});
 
 /** The rows a read by ids found, each turned into its record by `to`, by listing id. */
 export async function byListingId<Row, R extends { row: ListingRow }>(rows: Promise<Row[]>, to: (row: Row) => R): Promise<Map<number, R>> {
-  return new Map((await rows).map((row) => {
-    const record = to(row);
-    return [record.row.id, record];
-  }));
+  return new Map(
+    (await rows).map((row) => {
+      const record = to(row);
+      return [record.row.id, record];
+    }),
+  );
 }
-

@@ -73,8 +73,11 @@ type Unsaved<T extends { id: string }> = Omit<T, 'id'> & { id?: string | undefin
  * a write is compared with to find what it changes (listing-diff.ts). Items sent without an id
  * have none yet, and categories are known by id only (their names come from the taxonomy).
  */
-export interface ContentView extends Pick<Listing, 'name' | 'address' | 'zip' | 'place' | 'latitude' | 'longitude' | 'keywords'
-  | 'description' | 'hours' | 'special_hours' | 'temporarily_closed' | 'time_zone' | 'active' | 'contact'> {
+export interface ContentView
+  extends Pick<
+    Listing,
+    'name' | 'address' | 'zip' | 'place' | 'latitude' | 'longitude' | 'keywords' | 'description' | 'hours' | 'special_hours' | 'temporarily_closed' | 'time_zone' | 'active' | 'contact'
+  > {
   emails: Unsaved<Listing['emails'][number]>[];
   phones: Unsaved<Listing['phones'][number]>[];
   links: Unsaved<Listing['links'][number]>[];
@@ -124,8 +127,7 @@ export interface ListingPreview extends Omit<Listing, 'id' | 'url' | 'emails' | 
 /** `written` as a dry run of a write over `stored` answers it; without `stored`, of a create. */
 export function toPreview(written: Listing, stored?: Listing): ListingPreview {
   const known = (items: readonly { id: string }[] | undefined) => new Set(items?.map((item) => item.id));
-  const keep = <T extends { id: string }>(items: readonly T[], ids: ReadonlySet<string>) =>
-    items.map((item) => ({ ...item, id: ids.has(item.id) ? item.id : null }));
+  const keep = <T extends { id: string }>(items: readonly T[], ids: ReadonlySet<string>) => items.map((item) => ({ ...item, id: ids.has(item.id) ? item.id : null }));
   return {
     ...written,
     ...(stored ? {} : { id: null, url: null, version: 0 }),

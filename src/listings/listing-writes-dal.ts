@@ -9,15 +9,28 @@ import { createdChangeInserts } from '../changes/changes-dal.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import type { WriteChannel } from '../changes/write-channels.js';
 import {
-  imagesOf, listingJson, listsFrom, toListingForView, type ImageJson, type ListingForIndex, type ListingForView, type ListingJson, type ListingRow,
-  type ListSources, type NewListing,
+  imagesOf,
+  listingJson,
+  listsFrom,
+  toListingForView,
+  type ImageJson,
+  type ListingForIndex,
+  type ListingForView,
+  type ListingJson,
+  type ListingRow,
+  type ListSources,
+  type NewListing,
 } from './listing-records.js';
 import { LISTING_FIELDS } from './listing-diff.js';
 
 // Prepared (src/db/prepared-statement.ts): every workflow of a listing starts with it.
 const lockLiveListingStatement = preparedStatement<{ id: number; country: string }>('lock_live_listing', (db) =>
-  db.select().from(listings)
-    .where(and(eq(listings.id, sql.placeholder('id')), eq(listings.country, sql.placeholder('country')), isNull(listings.deletedAt))).for('update'));
+  db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.id, sql.placeholder('id')), eq(listings.country, sql.placeholder('country')), isNull(listings.deletedAt)))
+    .for('update'),
+);
 
 /** Locks the live (not deleted) listing `id` of `country` for a change; undefined when there is none. */
 export async function lockLiveListing(tx: DbOrTx, country: string, id: number): Promise<ListingRow | undefined> {
@@ -26,10 +39,13 @@ export async function lockLiveListing(tx: DbOrTx, country: string, id: number): 
 }
 
 // Written out: a select builder names its result columns only as drizzle maps them, and a prepared statement returns them raw.
-const lockLiveRecordStatement = preparedStatement<{ id: number; country: string }, { record: ListingJson }>('lock_live_listing_record', () => sql`
+const lockLiveRecordStatement = preparedStatement<{ id: number; country: string }, { record: ListingJson }>(
+  'lock_live_listing_record',
+  () => sql`
   select ${listingJson} as record from ${listings}
   where ${listings.id} = ${sql.placeholder('id')}::bigint and ${listings.country} = ${sql.placeholder('country')}::text and ${listings.deletedAt} is null
-  for update`);
+  for update`,
+);
 
 /**
  * lockLiveListing for a write of the listing's content (PUT, PATCH, restore): the same lock, and
@@ -87,8 +103,15 @@ function subObjectColumns(subs: SubObjects): SubObjectColumns {
 
 /** The SQL array type of each column array. */
 const COLUMN_TYPES: Record<keyof SubObjectColumns, 'bigint' | 'text'> = {
-  emailIds: 'bigint', emailAddresses: 'text', phoneIds: 'bigint', phoneTypes: 'text', phoneNumbers: 'text',
-  linkIds: 'bigint', linkTypes: 'text', linkUrls: 'text', categoryIds: 'text',
+  emailIds: 'bigint',
+  emailAddresses: 'text',
+  phoneIds: 'bigint',
+  phoneTypes: 'text',
+  phoneNumbers: 'text',
+  linkIds: 'bigint',
+  linkTypes: 'text',
+  linkUrls: 'text',
+  categoryIds: 'text',
 };
 /** Each column array as the placeholder of its name, cast to its array type (the writes are prepared statements). */
 const columnPlaceholders = (column: keyof SubObjectColumns) => sql`${sql.placeholder(column)}::${sql.raw(COLUMN_TYPES[column])}[]`;
@@ -128,7 +151,10 @@ function subObjectInserts(): SQL {
 
 /** The rows the sub-object inserts of subObjectInserts return, as the sources of a record's lists. */
 const INSERTED_LISTS: ListSources = {
-  emails: sql`inserted_emails`, phones: sql`inserted_phones`, links: sql`inserted_links`, categories: sql`inserted_categories`,
+  emails: sql`inserted_emails`,
+  phones: sql`inserted_phones`,
+  links: sql`inserted_links`,
+  categories: sql`inserted_categories`,
 };
 
 /**
@@ -142,7 +168,10 @@ const INSERTED_LISTS: ListSources = {
  */
 function selectWrittenRecord(): SQL {
   const lists = listsFrom(INSERTED_LISTS);
-  const listingColumns = sql.join(Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`), sql`, `);
+  const listingColumns = sql.join(
+    Object.values(getTableColumns(listings)).map((column) => sql`l.${sql.identifier(column.name)}`),
+    sql`, `,
+  );
   return sql`
     select ${listingColumns}, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
       ${lists.categories} as categories, ${imagesOf(sql`l.id`)} as images
@@ -158,8 +187,20 @@ function decodeWrittenRecord({ emails, phones, links, categories: categoryList, 
 
 /** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
 const CONTENT_COLUMNS = [
-  'name', 'address', 'zip', 'place', 'latitude', 'longitude', 'keywords', 'description', 'hours', 'specialHours',
-  'temporarilyClosed', 'timeZone', 'contact', 'active',
+  'name',
+  'address',
+  'zip',
+  'place',
+  'latitude',
+  'longitude',
+  'keywords',
+  'description',
+  'hours',
+  'specialHours',
+  'temporarilyClosed',
+  'timeZone',
+  'contact',
+  'active',
 ] as const satisfies readonly (keyof NewListing)[];
 
 /** A listing's content as a write sets it. */
@@ -180,8 +221,14 @@ type CreatedListingValues = CreatedListing & SubObjectColumns & { sourceId: stri
 // The whole create as one prepared statement: see insertCreatedListing.
 const insertCreatedListingStatement = preparedStatement<CreatedListingValues, WrittenRecordRow>('insert_created_listing', () => {
   const created = columnValuePlaceholders(CREATED_COLUMNS);
-  const columns = sql.join(created.map((c) => c.name), sql`, `);
-  const values = sql.join(created.map((c) => c.value), sql`, `);
+  const columns = sql.join(
+    created.map((c) => c.name),
+    sql`, `,
+  );
+  const values = sql.join(
+    created.map((c) => c.value),
+    sql`, `,
+  );
   const country = sql`${sql.placeholder('country')}`;
   const sourceId = sql`${sql.placeholder('sourceId')}::text`;
   const categoryIds = columnPlaceholders('categoryIds');
@@ -211,9 +258,7 @@ const insertCreatedListingStatement = preparedStatement<CreatedListingValues, Wr
  * the way of a create that succeeds. A concurrent create that takes the same source_id first makes
  * this one fail on the mapping's key, as a whole.
  */
-export async function insertCreatedListing(
-  db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null, channel: WriteChannel,
-): Promise<ListingForView | undefined> {
+export async function insertCreatedListing(db: DbOrTx, values: CreatedListing, subs: SubObjects, sourceId: string | null, channel: WriteChannel): Promise<ListingForView | undefined> {
   const [created] = await insertCreatedListingStatement(db, { ...values, ...subObjectColumns(subs), sourceId, channel });
   return created && decodeWrittenRecord(created);
 }
@@ -253,17 +298,15 @@ export async function updateListingToNextVersion(tx: DbOrTx, id: number, values:
   return updated!.version;
 }
 
-const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { id: string }>(
-  'clear_listing_sub_objects', () => {
-    const id = sql`${sql.placeholder('id')}::bigint`;
-    return sql`
+const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { id: string }>('clear_listing_sub_objects', () => {
+  const id = sql`${sql.placeholder('id')}::bigint`;
+  return sql`
       with deleted_emails as (delete from ${listingEmails} where listing_id = ${id}),
         deleted_phones as (delete from ${listingPhones} where listing_id = ${id}),
         deleted_links as (delete from ${listingLinks} where listing_id = ${id}),
         deleted_categories as (delete from ${listingCategories} where listing_id = ${id})
       select c.id from ${categories} c where c.country = ${sql.placeholder('country')}::text and c.id = any(${columnPlaceholders('categoryIds')})`;
-  },
-);
+});
 
 /**
  * The first statement of an update (replaceListing is the second): deletes the emails, phones,
@@ -280,7 +323,10 @@ export async function clearSubObjects(tx: DbOrTx, id: number, country: string, c
 type ReplacedListingValues = ListingContent & SubObjectColumns & { id: number; country: string; updatedAt: Date };
 
 const replaceListingStatement = preparedStatement<ReplacedListingValues, WrittenRecordRow>('replace_listing', () => {
-  const assignments = sql.join(columnValuePlaceholders(CONTENT_COLUMNS).map((c) => sql`${c.name} = ${c.value}`), sql`, `);
+  const assignments = sql.join(
+    columnValuePlaceholders(CONTENT_COLUMNS).map((c) => sql`${c.name} = ${c.value}`),
+    sql`, `,
+  );
   return sql`
     with l as (
       update ${listings} set ${assignments}, version = version + 1, updated_at = ${sql.param(sql.placeholder('updatedAt'), listings.updatedAt)}
@@ -300,4 +346,3 @@ export async function replaceListing(tx: DbOrTx, id: number, country: string, co
   const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(subs), id, country, updatedAt: new Date() });
   return decodeWrittenRecord(replaced!);
 }
-

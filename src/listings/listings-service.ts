@@ -30,8 +30,7 @@ export interface ListingsServiceDeps {
 }
 
 /** What a write answers for `options`: the listing as stored, or a dry run's preview. */
-export type WrittenListing<O extends WriteOptions> = O extends { dryRun: true } ? ListingPreview
-  : O extends { dryRun?: false | undefined } ? Listing : Listing | ListingPreview;
+export type WrittenListing<O extends WriteOptions> = O extends { dryRun: true } ? ListingPreview : O extends { dryRun?: false | undefined } ? Listing : Listing | ListingPreview;
 
 /** What a content write answers: the listing as stored (a preview on a dry run), and whether the write changed it. */
 export interface ListingWriteResult {
@@ -55,7 +54,10 @@ function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
 
 /** `subs` with the stored ids for each list that holds the stored items (listing-diff.ts, unchangedLists): a write leaves them as they are. */
 function withStoredIds(subs: SubObjects, unchanged: ReadonlySet<'emails' | 'phones' | 'links'>, stored: ListingForView): SubObjects {
-  const ids = (list: 'emails' | 'phones' | 'links') => <T>(items: T[]) => (unchanged.has(list) ? items.map((item, i) => ({ ...item, id: stored[list][i]!.id })) : items);
+  const ids =
+    (list: 'emails' | 'phones' | 'links') =>
+    <T>(items: T[]) =>
+      unchanged.has(list) ? items.map((item, i) => ({ ...item, id: stored[list][i]!.id })) : items;
   return { ...subs, emails: ids('emails')(subs.emails), phones: ids('phones')(subs.phones), links: ids('links')(subs.links) };
 }
 
@@ -86,10 +88,13 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
  */
 function compareWithStored(record: ListingForView, current: Listing, input: ListingInput, country: string) {
   const subs = subObjectsOf(input, true);
-  const check = (known: ReadonlySet<string>) => validateListingInput(input, {
-    country, knownCategoryIds: known, keepSubIds: true,
-    existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
-  });
+  const check = (known: ReadonlySet<string>) =>
+    validateListingInput(input, {
+      country,
+      knownCategoryIds: known,
+      keepSubIds: true,
+      existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
+    });
   const { errors: early, ...asStored } = check(new Set(record.categories.map((c) => c.id)));
   const view = toContentView(listingFields(input, asStored), subs, country);
   return { subs, check, view, unchanged: early.length === 0 && changesNothing(current, view) };
@@ -111,28 +116,38 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
    * something the listing shows is written, as a new version whose history holds what it changed.
    */
   async function writeContent(
-    caller: Caller, country: string, id: number, bodyFor: (current: Listing, tx: DbOrTx) => ListingInput | Promise<ListingInput>, options: WriteOptions,
+    caller: Caller,
+    country: string,
+    id: number,
+    bodyFor: (current: Listing, tx: DbOrTx) => ListingInput | Promise<ListingInput>,
+    options: WriteOptions,
   ): Promise<ListingWriteResult> {
     let stored: Listing | undefined;
-    const { listing, changed } = await writes.changeListingContent(caller, country, id, async (tx, record) => {
-      const current = toListing(record, urls);
-      stored = current;
-      const input = await bodyFor(current, tx);
-      const { subs, check, view, unchanged } = compareWithStored(record, current, input, country);
-      if (unchanged) {
+    const { listing, changed } = await writes.changeListingContent(
+      caller,
+      country,
+      id,
+      async (tx, record) => {
+        const current = toListing(record, urls);
+        stored = current;
+        const input = await bodyFor(current, tx);
+        const { subs, check, view, unchanged } = compareWithStored(record, current, input, country);
+        if (unchanged) {
+          if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
+          return { result: { listing: current, changed: false }, change: null };
+        }
+        // Two statements: the first clears the sub-objects and returns the known categories; a refused update rolls back.
+        const { knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
+        const { errors, ...normalised } = check(known);
+        if (errors.length) throw validationError(errors);
+        const written = await replaceListing(tx, id, country, listingFields(input, normalised), withStoredIds(subs, unchangedLists(current, view), record));
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-        return { result: { listing: current, changed: false }, change: null };
-      }
-      // Two statements: the first clears the sub-objects and returns the known categories; a refused update rolls back.
-      const { knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
-      const { errors, ...normalised } = check(known);
-      if (errors.length) throw validationError(errors);
-      const written = await replaceListing(tx, id, country, listingFields(input, normalised), withStoredIds(subs, unchangedLists(current, view), record));
-      if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
-      // The listing as the update stored it: what a read after the commit would find, with no read.
-      const after = toListing(written, urls);
-      return { result: { listing: after, changed: true }, change: 'updated', movedTo: written.row.version, before: changedFields(current, after) };
-    }, options);
+        // The listing as the update stored it: what a read after the commit would find, with no read.
+        const after = toListing(written, urls);
+        return { result: { listing: after, changed: true }, change: 'updated', movedTo: written.row.version, before: changedFields(current, after) };
+      },
+      options,
+    );
     return { listing: options.dryRun && changed ? toPreview(listing, stored) : listing, changed };
   }
 
@@ -143,22 +158,36 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     /** Creates a listing claimed by the caller; a dry run answers it as toPreview shows it. */
     async create<O extends WriteOptions = { dryRun?: false }>(caller: Caller, country: string, input: ListingInput, options?: O): Promise<WrittenListing<O>> {
-      const validate = (known: ReadonlySet<string>) => validateListingInput(input, {
-        country,
-        knownCategoryIds: known,
-        existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
-        keepSubIds: false,
-      });
+      const validate = (known: ReadonlySet<string>) =>
+        validateListingInput(input, {
+          country,
+          knownCategoryIds: known,
+          existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
+          keepSubIds: false,
+        });
       // The categories are checked by the insert, which adds nothing unless all are known (no lookup first).
       const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
       const sourceId = input.source_id ?? null;
-      const created = errors.length ? undefined : await writes.addListing(country, (db) => insertCreatedListing(db, {
-        ...listingFields(input, normalised),
-        country,
-        createdBy: caller.partnerId,
-        claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
-        version: 1,
-      }, subObjectsOf(input, false), sourceId, channelOf(caller, options ?? {})), options);
+      const created = errors.length
+        ? undefined
+        : await writes.addListing(
+            country,
+            (db) =>
+              insertCreatedListing(
+                db,
+                {
+                  ...listingFields(input, normalised),
+                  country,
+                  createdBy: caller.partnerId,
+                  claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
+                  version: 1,
+                },
+                subObjectsOf(input, false),
+                sourceId,
+                channelOf(caller, options ?? {}),
+              ),
+            options,
+          );
       if (created === undefined) {
         // Refused, and nothing written. The 400 lists every error at once, unknown categories
         // included: checked against the categories table, read only on this path.
@@ -200,24 +229,37 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     /** Writes the content of `version` (rebuilt from the history, under the lock) as a new version. */
     restore(caller: Caller, country: string, id: number, version: number, options: WriteOptions = {}): Promise<ListingWriteResult> {
-      return writeContent(caller, country, id, async (current, tx) => {
-        const found = await readListingWithHistory(tx, id, version + 1, 1);
-        const past = found && listingsAtVersions(current, found.rows).get(version);
-        if (!past) throw notFound(`version ${version} of listing ${id}`);
-        return restoredListing(past, current);
-      }, options);
+      return writeContent(
+        caller,
+        country,
+        id,
+        async (current, tx) => {
+          const found = await readListingWithHistory(tx, id, version + 1, 1);
+          const past = found && listingsAtVersions(current, found.rows).get(version);
+          if (!past) throw notFound(`version ${version} of listing ${id}`);
+          return restoredListing(past, current);
+        },
+        options,
+      );
     },
 
     async remove(caller: Caller, country: string, id: number, options: WriteOptions = {}): Promise<void> {
-      await writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        // Soft delete: the row keeps its growing version, which the indexer deletes with.
-        const movedTo = await updateListingToNextVersion(tx, id, { deletedAt: new Date() });
-        await deleteMappingsOf(tx, id);
-        // Its image files stop being served now (only live listings' images are) and are removed
-        // later, unless another listing shares them.
-        await markListingFilesForCleanup(tx, id);
-        return { result: undefined, change: 'deleted', movedTo };
-      }, options);
+      await writes.changeListing(
+        caller,
+        country,
+        id,
+        'forbidden',
+        async (tx) => {
+          // Soft delete: the row keeps its growing version, which the indexer deletes with.
+          const movedTo = await updateListingToNextVersion(tx, id, { deletedAt: new Date() });
+          await deleteMappingsOf(tx, id);
+          // Its image files stop being served now (only live listings' images are) and are removed
+          // later, unless another listing shares them.
+          await markListingFilesForCleanup(tx, id);
+          return { result: undefined, change: 'deleted', movedTo };
+        },
+        options,
+      );
     },
   };
 }

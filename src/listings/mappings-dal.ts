@@ -5,7 +5,9 @@ import { mappings } from '../db/schema.js';
 
 /** The listing a partner's source_id maps to, if any. */
 export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId: string): Promise<number | undefined> {
-  const [existing] = await tx.select({ listingId: mappings.listingId }).from(mappings)
+  const [existing] = await tx
+    .select({ listingId: mappings.listingId })
+    .from(mappings)
     .where(and(eq(mappings.partnerId, partnerId), eq(mappings.sourceId, sourceId)));
   return existing?.listingId;
 }
@@ -13,7 +15,9 @@ export async function findMappedListing(tx: DbOrTx, partnerId: number, sourceId:
 /** The listings a partner's source_ids map to, by source_id (those mapped). */
 export async function findMappedListings(tx: DbOrTx, partnerId: number, sourceIds: string[]): Promise<Map<string, number>> {
   if (sourceIds.length === 0) return new Map();
-  const rows = await tx.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
+  const rows = await tx
+    .select({ sourceId: mappings.sourceId, listingId: mappings.listingId })
+    .from(mappings)
     .where(and(eq(mappings.partnerId, partnerId), inArray(mappings.sourceId, [...new Set(sourceIds)])));
   return new Map(rows.map((r) => [r.sourceId, r.listingId]));
 }
@@ -31,16 +35,15 @@ export async function deleteMappingsOf(tx: DbOrTx, id: number): Promise<void> {
 
 /** A partner's mappings in a country whose source_id matches the LIKE `pattern`, by source_id; and how many match. */
 export async function findMappings(db: DbOrTx, partnerId: number, country: string, pattern: string | undefined, limit: number) {
-  const where = and(
-    eq(mappings.partnerId, partnerId),
-    eq(mappings.country, country),
-    pattern === undefined ? undefined : like(mappings.sourceId, pattern),
-  );
+  const where = and(eq(mappings.partnerId, partnerId), eq(mappings.country, country), pattern === undefined ? undefined : like(mappings.sourceId, pattern));
   const [rows, [total]] = await Promise.all([
-    db.select({ sourceId: mappings.sourceId, listingId: mappings.listingId }).from(mappings)
-      .where(where).orderBy(asc(sql`${mappings.sourceId} collate "C"`)).limit(limit),
+    db
+      .select({ sourceId: mappings.sourceId, listingId: mappings.listingId })
+      .from(mappings)
+      .where(where)
+      .orderBy(asc(sql`${mappings.sourceId} collate "C"`))
+      .limit(limit),
     db.select({ n: count() }).from(mappings).where(where),
   ]);
   return { rows, total: total!.n };
 }
-

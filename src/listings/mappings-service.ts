@@ -43,7 +43,7 @@ export function createMappingsService({ db }: { db: Db }) {
       return {
         numFound: total,
         numReturned: found.length,
-        ...Object.fromEntries(MAPPING_ARRAY_KEYS.map((key) => [key, found])) as Record<(typeof MAPPING_ARRAY_KEYS)[number], Mapping[]>,
+        ...(Object.fromEntries(MAPPING_ARRAY_KEYS.map((key) => [key, found])) as Record<(typeof MAPPING_ARRAY_KEYS)[number], Mapping[]>),
       };
     },
   };

@@ -9,7 +9,9 @@ export interface StoredOffer {
 }
 
 export async function upsertOffer(tx: DbOrTx, listingId: number, offer: StoredOffer): Promise<void> {
-  await tx.insert(offers).values({ listingId, ...offer })
+  await tx
+    .insert(offers)
+    .values({ listingId, ...offer })
     .onConflictDoUpdate({ target: offers.listingId, set: { ...offer, updatedAt: new Date() } });
 }
 
@@ -23,4 +25,3 @@ export async function deleteOffer(tx: DbOrTx, listingId: number): Promise<boolea
   const deleted = await tx.delete(offers).where(eq(offers.listingId, listingId)).returning({ listingId: offers.listingId });
   return deleted.length > 0;
 }
-

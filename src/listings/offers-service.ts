@@ -13,10 +13,17 @@ import { deleteOffer, findOffer, upsertOffer } from './offers-dal.js';
 export function createOffersService({ db, writes }: { db: Db; writes: Pick<ListingWrites, 'changeListing'> }) {
   return {
     put: (caller: Caller, country: string, id: number, offer: Offer, options: WriteOptions = {}): Promise<void> =>
-      writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        await upsertOffer(tx, id, offer);
-        return { result: undefined, change: 'offer_set' };
-      }, options),
+      writes.changeListing(
+        caller,
+        country,
+        id,
+        'forbidden',
+        async (tx) => {
+          await upsertOffer(tx, id, offer);
+          return { result: undefined, change: 'offer_set' };
+        },
+        options,
+      ),
 
     async get(country: string, id: number): Promise<Offer> {
       await findLiveListing(db, country, id);
@@ -26,10 +33,17 @@ export function createOffersService({ db, writes }: { db: Db; writes: Pick<Listi
     },
 
     remove: (caller: Caller, country: string, id: number, options: WriteOptions = {}): Promise<void> =>
-      writes.changeListing(caller, country, id, 'forbidden', async (tx) => {
-        // Deleting an absent offer is idempotent (204) and, having changed nothing, records nothing.
-        return { result: undefined, change: await deleteOffer(tx, id) ? 'offer_deleted' : null };
-      }, options),
+      writes.changeListing(
+        caller,
+        country,
+        id,
+        'forbidden',
+        async (tx) => {
+          // Deleting an absent offer is idempotent (204) and, having changed nothing, records nothing.
+          return { result: undefined, change: (await deleteOffer(tx, id)) ? 'offer_deleted' : null };
+        },
+        options,
+      ),
   };
 }
 

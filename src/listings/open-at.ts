@@ -14,7 +14,7 @@ export function isOpenAt(listing: ListingHours, instant: Date): boolean {
   const closure = listing.temporarily_closed;
   if (closure && (closure.until === null || date <= closure.until)) return false;
   const special = listing.special_hours.find((d) => d.date === date);
-  const intervals = special ? special.intervals : listing.hours[DAYS[local.weekday - 1]!] ?? [];
+  const intervals = special ? special.intervals : (listing.hours[DAYS[local.weekday - 1]!] ?? []);
   const second = local.hour * 3600 + local.minute * 60 + local.second;
   return intervals.some((i) => parseTime(i.start, false)! <= second && second < parseTime(i.end, true)!);
 }

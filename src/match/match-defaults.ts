@@ -41,7 +41,14 @@ export const MATCH_DEFAULTS = {
      * door within 200 m (geocoders disagree by that much), a branch of a chain 500 m on is
      * neutral, one 2 km away strong evidence against.
      */
-    distance: [[0, 1.5], [0.2, 1.5], [0.5, 0.3], [1, -1.5], [2, -4], [5, -6]] as [number, number][],
+    distance: [
+      [0, 1.5],
+      [0.2, 1.5],
+      [0.5, 0.3],
+      [1, -1.5],
+      [2, -4],
+      [5, -6],
+    ] as [number, number][],
   },
   /**
    * A match is the same business: a candidate whose name is less similar than `below` scores at

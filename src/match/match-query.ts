@@ -26,15 +26,22 @@ const { recall, candidatePool, nearbyKm } = MATCH_DEFAULTS;
 
 /** Fields of `_source` the model reads: the stored Listing's name, address, coordinates, phones and links. */
 export const MATCH_SOURCE_FIELDS = [
-  'lid', 'listing.name', 'listing.address', 'listing.zip', 'listing.place', 'listing.latitude', 'listing.longitude',
-  'listing.phones.number', 'listing.links.type', 'listing.links.url',
+  'lid',
+  'listing.name',
+  'listing.address',
+  'listing.zip',
+  'listing.place',
+  'listing.latitude',
+  'listing.longitude',
+  'listing.phones.number',
+  'listing.links.type',
+  'listing.links.url',
 ];
 
 const nameWords = (name: string, budget: TypoBudget) => requiredSpellings(name).map((spellings) => fieldWord('name', spellings, recall.name, budget));
 const placeWords = (place: string, budget: TypoBudget) => requiredSpellings(place).map((spellings) => fieldWord('place', spellings, recall.place, budget));
 
-const optional = <T>(value: T | undefined, clause: (value: T) => Clause | Clause[]): Clause[] =>
-  (value === undefined ? [] : [clause(value)].flat());
+const optional = <T>(value: T | undefined, clause: (value: T) => Clause | Clause[]): Clause[] => (value === undefined ? [] : [clause(value)].flat());
 
 export function buildMatchQuery(search: MatchSearch) {
   // The Solr mode's typo bounds (src/search/query/defaults.ts): the name takes from them first, then the place.

@@ -17,8 +17,14 @@ import { matchSignals, type MatchCandidate } from './match-signals.js';
 export interface MatchHitSource {
   lid: number;
   listing: {
-    name: string; address: string; zip: string; place: string; latitude: number | null; longitude: number | null;
-    phones?: { number: string }[]; links?: { type: string; url: string }[];
+    name: string;
+    address: string;
+    zip: string;
+    place: string;
+    latitude: number | null;
+    longitude: number | null;
+    phones?: { number: string }[];
+    links?: { type: string; url: string }[];
   };
 }
 
@@ -26,8 +32,12 @@ export function candidateOf(source: MatchHitSource): MatchCandidate {
   const { listing } = source;
   return {
     id: String(source.lid),
-    name: listing.name, address: listing.address, zip: listing.zip, place: listing.place,
-    latitude: listing.latitude ?? null, longitude: listing.longitude ?? null,
+    name: listing.name,
+    address: listing.address,
+    zip: listing.zip,
+    place: listing.place,
+    latitude: listing.latitude ?? null,
+    longitude: listing.longitude ?? null,
     phones: (listing.phones ?? []).map((p) => p.number),
     websites: (listing.links ?? []).filter((l) => l.type === 'website').map((l) => l.url),
   };
@@ -43,7 +53,12 @@ export function rankCandidates(probe: Parameters<typeof matchSignals>[0], candid
       const score = round(matchScore(signals), 2);
       const km = signals.distance_km === null ? null : round(signals.distance_km, 3);
       return {
-        id: candidate.id, score, name: candidate.name, address: candidate.address, zip: candidate.zip, place: candidate.place,
+        id: candidate.id,
+        score,
+        name: candidate.name,
+        address: candidate.address,
+        zip: candidate.zip,
+        place: candidate.place,
         ...(km !== null ? { distance_km: km } : {}),
         signals: {
           name: round(signals.name, 2),
@@ -64,11 +79,18 @@ export function createMatchService({ opensearch, names, logger }: { opensearch: 
     async match(country: string, request: MatchRequest): Promise<MatchResponse> {
       const { search, probe } = parseMatchRequest(request, country);
       const result = await searchThroughPool<{ took: number; timed_out: boolean; hits: { hits: { _source: MatchHitSource }[] } }>(opensearch, {
-        index: names.listingsAlias(country), body: JSON.stringify(buildMatchQuery(search)),
+        index: names.listingsAlias(country),
+        body: JSON.stringify(buildMatchQuery(search)),
       });
       logger.debug({ search: 'match', country, took: result.took, hits: result.hits.hits.length }, 'opensearch search');
       if (result.timed_out) throw new AppError('unavailable', 'the search timed out; retry');
-      return { candidates: rankCandidates(probe, result.hits.hits.map((hit) => candidateOf(hit._source)), country) };
+      return {
+        candidates: rankCandidates(
+          probe,
+          result.hits.hits.map((hit) => candidateOf(hit._source)),
+          country,
+        ),
+      };
     },
   };
 }

@@ -30,7 +30,8 @@ export function editSimilarity(a: string, b: string): number {
  * `pair` compares two words (edit similarity unless told).
  */
 export function tokenSetSimilarity(
-  left: readonly string[], right: readonly string[],
+  left: readonly string[],
+  right: readonly string[],
   { minPair = 0, pair = editSimilarity }: { minPair?: number; pair?: (a: string, b: string) => number } = {},
 ): number {
   if (left.length === 0 || right.length === 0) return left.length === right.length ? 1 : 0;

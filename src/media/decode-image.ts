@@ -59,8 +59,7 @@ export function isComplete(format: ImageFormat, bytes: Buffer): boolean {
 /** Why the declared size breaks the limits, naming them; undefined when it does not. */
 function sizeProblem(width: number, height: number, limits: ImageLimits, subject = 'the image'): string | undefined {
   if (width <= limits.maxWidth && height <= limits.maxHeight && width * height <= limits.maxPixels) return undefined;
-  return `base64: ${subject} declares ${width} × ${height} pixels; at most ${limits.maxWidth} wide, ${limits.maxHeight} high `
-    + `and ${limits.maxPixels} pixels in all are allowed`;
+  return `base64: ${subject} declares ${width} × ${height} pixels; at most ${limits.maxWidth} wide, ${limits.maxHeight} high ` + `and ${limits.maxPixels} pixels in all are allowed`;
 }
 
 /**

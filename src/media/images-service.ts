@@ -77,40 +77,61 @@ export function createImagesService({ db, writes, store, mediaBaseUrl, limits }:
       // not change or that do not exist.
       await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = await storeImage(image);
-      return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        const held = await imagesUnderLock(tx, listingId);
-        if (held.rows.length >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
-        const image = toImage(await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored }), mediaBaseUrl);
-        return { result: image, change: 'image_added', before: held.before((shown) => [...shown, image]) };
-      }, options);
+      return writes.changeListing(
+        caller,
+        country,
+        listingId,
+        'forbidden',
+        async (tx) => {
+          const held = await imagesUnderLock(tx, listingId);
+          if (held.rows.length >= MAX_IMAGES_PER_LISTING) throw conflict(`listing ${listingId} already has ${MAX_IMAGES_PER_LISTING} images`);
+          const image = toImage(await insertImage(tx, { listingId, type: input.type, caption: input.caption, ...stored }), mediaBaseUrl);
+          return { result: image, change: 'image_added', before: held.before((shown) => [...shown, image]) };
+        },
+        options,
+      );
     },
 
     async update(caller: Caller, country: string, listingId: number, imageId: number, input: Partial<ImageInput>, options: WriteOptions = {}): Promise<Image> {
       const image = input.base64 === undefined ? undefined : decode(input.base64);
       await writes.assertMayChange(caller, country, listingId, 'forbidden');
       const stored = image === undefined ? {} : await storeImage(image);
-      return writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        const held = await imagesUnderLock(tx, listingId);
-        const previous = imageOf(held.rows, listingId, imageId);
-        const row = await updateImage(tx, imageId, {
-          ...(input.type !== undefined ? { type: input.type } : {}),
-          ...(input.caption !== undefined ? { caption: input.caption } : {}),
-          ...stored,
-        });
-        if (previous.key !== row.key || previous.ext !== row.ext) await markForCleanup(tx, previous);
-        const image = toImage(row, mediaBaseUrl);
-        return { result: image, change: 'image_changed', before: held.before((shown) => shown.map((s) => (s.id === image.id ? image : s))) };
-      }, options);
+      return writes.changeListing(
+        caller,
+        country,
+        listingId,
+        'forbidden',
+        async (tx) => {
+          const held = await imagesUnderLock(tx, listingId);
+          const previous = imageOf(held.rows, listingId, imageId);
+          const row = await updateImage(tx, imageId, {
+            ...(input.type !== undefined ? { type: input.type } : {}),
+            ...(input.caption !== undefined ? { caption: input.caption } : {}),
+            ...stored,
+          });
+          if (previous.key !== row.key || previous.ext !== row.ext) await markForCleanup(tx, previous);
+          const image = toImage(row, mediaBaseUrl);
+          return { result: image, change: 'image_changed', before: held.before((shown) => shown.map((s) => (s.id === image.id ? image : s))) };
+        },
+        options,
+      );
     },
 
     async remove(caller: Caller, country: string, listingId: number, imageId: number, options: WriteOptions = {}): Promise<void> {
-      await writes.changeListing(caller, country, listingId, 'forbidden', async (tx) => {
-        const held = await imagesUnderLock(tx, listingId);
-        const image = imageOf(held.rows, listingId, imageId);
-        await deleteImage(tx, imageId);
-        await markForCleanup(tx, image);
-        return { result: undefined, change: 'image_deleted', before: held.before((shown) => shown.filter((s) => s.id !== String(imageId))) };
-      }, options);
+      await writes.changeListing(
+        caller,
+        country,
+        listingId,
+        'forbidden',
+        async (tx) => {
+          const held = await imagesUnderLock(tx, listingId);
+          const image = imageOf(held.rows, listingId, imageId);
+          await deleteImage(tx, imageId);
+          await markForCleanup(tx, image);
+          return { result: undefined, change: 'image_deleted', before: held.before((shown) => shown.filter((s) => s.id !== String(imageId))) };
+        },
+        options,
+      );
     },
 
     /** A public media file, opened as a stream, only while an image of a live listing refers to it. */

@@ -11,9 +11,12 @@ export interface MediaFileRef {
 
 /** The content type of a file while an image of a live (not deleted) listing refers to it. */
 export async function findLiveImageFile(db: DbOrTx, { key, ext }: MediaFileRef): Promise<{ contentType: string } | undefined> {
-  const [row] = await db.select({ contentType: images.contentType }).from(images)
+  const [row] = await db
+    .select({ contentType: images.contentType })
+    .from(images)
     .innerJoin(listings, eq(listings.id, images.listingId))
-    .where(and(eq(images.key, key), eq(images.ext, ext), isNull(listings.deletedAt))).limit(1);
+    .where(and(eq(images.key, key), eq(images.ext, ext), isNull(listings.deletedAt)))
+    .limit(1);
   return row;
 }
 
@@ -29,8 +32,15 @@ export async function markForCleanup(db: DbOrTx, file: MediaFileRef): Promise<vo
 export async function markListingFilesForCleanup(db: DbOrTx, listingId: number): Promise<void> {
   // Distinct (a statement may not update a row twice) and sorted (concurrent deletes lock
   // shared candidates in the same order, so they cannot deadlock).
-  await db.insert(mediaCleanup).select((qb) => qb.selectDistinct({ key: images.key, ext: images.ext, since: sql<Date>`now()`.as('since') })
-    .from(images).where(eq(images.listingId, listingId)).orderBy(images.key, images.ext))
+  await db
+    .insert(mediaCleanup)
+    .select((qb) =>
+      qb
+        .selectDistinct({ key: images.key, ext: images.ext, since: sql<Date>`now()`.as('since') })
+        .from(images)
+        .where(eq(images.listingId, listingId))
+        .orderBy(images.key, images.ext),
+    )
     .onConflictDoUpdate(restartGrace);
 }
 
@@ -39,9 +49,13 @@ export async function markListingFilesForCleanup(db: DbOrTx, listingId: number):
  * candidates another clean-up holds are skipped.
  */
 export async function lockExpiredCandidate(tx: DbOrTx, graceMs: number): Promise<MediaFileRef | undefined> {
-  const [row] = await tx.select({ key: mediaCleanup.key, ext: mediaCleanup.ext }).from(mediaCleanup)
+  const [row] = await tx
+    .select({ key: mediaCleanup.key, ext: mediaCleanup.ext })
+    .from(mediaCleanup)
     .where(lt(mediaCleanup.since, sql`now() - make_interval(secs => ${graceMs / 1000}::float8)`))
-    .orderBy(mediaCleanup.since).limit(1).for('update', { skipLocked: true });
+    .orderBy(mediaCleanup.since)
+    .limit(1)
+    .for('update', { skipLocked: true });
   return row;
 }
 

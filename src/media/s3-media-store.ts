@@ -17,12 +17,15 @@ export function s3ObjectKey(prefix: string, file: string): string {
   return `${clean}${file.slice(0, 2)}/${file}`;
 }
 
-export function createS3MediaStore(options: S3Options, client = new S3Client({
-  region: options.region,
-  // A hung store must not hold a large-body slot or a request forever (docs/security.md).
-  requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
-  ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-})): MediaStore {
+export function createS3MediaStore(
+  options: S3Options,
+  client = new S3Client({
+    region: options.region,
+    // A hung store must not hold a large-body slot or a request forever (docs/security.md).
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+  }),
+): MediaStore {
   const Key = (file: string) => s3ObjectKey(options.prefix, file);
   return {
     async put(file, bytes, contentType) {

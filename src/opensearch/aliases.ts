@@ -12,10 +12,7 @@ export async function swapAliases(client: OpenSearchClient, index: string, alias
   const old = current.statusCode === 404 ? [] : Object.keys(current.body as object);
   await client.indices.updateAliases({
     body: {
-      actions: [
-        ...old.flatMap((o) => aliases.map((alias) => ({ remove: { index: o, alias } }))),
-        ...aliases.map((alias) => ({ add: { index, alias } })),
-      ],
+      actions: [...old.flatMap((o) => aliases.map((alias) => ({ remove: { index: o, alias } }))), ...aliases.map((alias) => ({ add: { index, alias } }))],
     },
   });
   return old;

@@ -6,8 +6,7 @@ import { projectPath } from '../platform/project-paths.js';
 
 export type IndexDefinition = NonNullable<Parameters<Client['indices']['create']>[0]['body']>;
 
-const load = (file: string): IndexDefinition =>
-  JSON.parse(readFileSync(projectPath('mappings', file), 'utf8')) as IndexDefinition;
+const load = (file: string): IndexDefinition => JSON.parse(readFileSync(projectPath('mappings', file), 'utf8')) as IndexDefinition;
 
 export const listingsIndexDefinition = load('listings.json');
 

@@ -12,7 +12,10 @@ import { DOCUMENT_FORMAT, indexNames, listingsIndexDefinition, type IndexDefinit
  * index (applyReplicas), while shards are fixed when an index is created.
  */
 const fingerprintOf = (shards: number) =>
-  createHash('sha256').update(`${JSON.stringify(listingsIndexDefinition)}\n${DOCUMENT_FORMAT}\nshards=${shards}`).digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update(`${JSON.stringify(listingsIndexDefinition)}\n${DOCUMENT_FORMAT}\nshards=${shards}`)
+    .digest('hex')
+    .slice(0, 16);
 
 export const listingsIndexBody = (layout: IndexLayout, settings: Record<string, unknown> = {}): IndexDefinition => ({
   ...listingsIndexDefinition,
@@ -45,7 +48,11 @@ export async function ensureListingsIndices(client: OpenSearchClient, prefix: st
  * (`liveListings(cc)`): its data is gone, e.g. OpenSearch started on a new data directory.
  */
 export async function listingsIndicesToRebuild(
-  client: OpenSearchClient, prefix: string, countries: readonly string[], layout: IndexLayout, liveListings: (country: string) => Promise<number>,
+  client: OpenSearchClient,
+  prefix: string,
+  countries: readonly string[],
+  layout: IndexLayout,
+  liveListings: (country: string) => Promise<number>,
 ): Promise<{ country: string; reason: string }[]> {
   const names = indexNames(prefix);
   const rebuild: { country: string; reason: string }[] = [];

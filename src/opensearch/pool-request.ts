@@ -119,7 +119,9 @@ function exchange(connection: Connection, request: Parameters<Connection['reques
       response = res;
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => settle(null, { statusCode: res.statusCode ?? 0, headers: res.headers, text }));
       res.on('error', (e) => settle(new errors.ConnectionError(e.message, undefined as never)));
       res.on('aborted', () => settle(new errors.ConnectionError('Response aborted while reading the body', undefined as never)));
@@ -156,7 +158,11 @@ function clientAnswer(connection: Connection | null, request: SentRequest, attem
     headers: answer?.headers ?? null,
     warnings: null,
     meta: {
-      context: null, name: 'opensearch-js', connection, attempts, aborted: false,
+      context: null,
+      name: 'opensearch-js',
+      connection,
+      attempts,
+      aborted: false,
       request: { params: { method: request.method, path: request.path, querystring: request.querystring }, options: {}, id: 0 },
     },
   } as unknown as ApiResponse;

@@ -14,7 +14,9 @@ import type { SyncListingJob } from './jobs.js';
  */
 export async function markEventsProcessedUpTo(db: DbOrTx, done: { listingId: number; version: number }[]): Promise<void> {
   if (done.length === 0) return;
-  await db.update(outbox).set({ processedAt: new Date() })
+  await db
+    .update(outbox)
+    .set({ processedAt: new Date() })
     .from(sql`unnest(${sql.param(done.map((d) => d.listingId))}::bigint[], ${sql.param(done.map((d) => d.version))}::bigint[]) as done(listing_id, version)`)
     .where(and(sql`${outbox.listingId} = done.listing_id`, sql`${outbox.version} <= done.version`, isNull(outbox.processedAt)));
 }
@@ -31,11 +33,7 @@ export function findStrandedEvents(db: DbOrTx, { olderThanMs, newerThanMs }: { o
   return db
     .select({ listingId: outbox.listingId, country: outbox.country, version: sql<number>`max(${outbox.version})`.mapWith(Number) })
     .from(outbox)
-    .where(and(
-      isNull(outbox.processedAt),
-      lt(outbox.createdAt, age(olderThanMs)),
-      newerThanMs === undefined ? undefined : gte(outbox.createdAt, age(newerThanMs)),
-    ))
+    .where(and(isNull(outbox.processedAt), lt(outbox.createdAt, age(olderThanMs)), newerThanMs === undefined ? undefined : gte(outbox.createdAt, age(newerThanMs))))
     .groupBy(outbox.listingId, outbox.country)
     .limit(limit);
 }
@@ -52,12 +50,18 @@ export async function currentSnapshot(db: DbOrTx): Promise<string> {
  * this returns they reach the index even if the caller fails afterwards.
  */
 export async function reopenEventsUnseenBy(db: DbOrTx, country: string, snapshot: string): Promise<number[]> {
-  const rows = await db.update(outbox).set({ processedAt: null }).where(and(
-    eq(outbox.country, country),
-    // Every transaction the snapshot does not see has an id at or above its xmin: lets the index narrow the scan.
-    sql`${outbox.txid} >= pg_snapshot_xmin(${snapshot}::pg_snapshot)`,
-    sql`not pg_visible_in_snapshot(${outbox.txid}, ${snapshot}::pg_snapshot)`,
-  )).returning({ listingId: outbox.listingId });
+  const rows = await db
+    .update(outbox)
+    .set({ processedAt: null })
+    .where(
+      and(
+        eq(outbox.country, country),
+        // Every transaction the snapshot does not see has an id at or above its xmin: lets the index narrow the scan.
+        sql`${outbox.txid} >= pg_snapshot_xmin(${snapshot}::pg_snapshot)`,
+        sql`not pg_visible_in_snapshot(${outbox.txid}, ${snapshot}::pg_snapshot)`,
+      ),
+    )
+    .returning({ listingId: outbox.listingId });
   return [...new Set(rows.map((r) => r.listingId))];
 }
 
@@ -66,8 +70,11 @@ export async function reopenEventsUnseenBy(db: DbOrTx, country: string, snapshot
  * an unprocessed one: it is still to be delivered.
  */
 export async function purgeProcessedEvents(db: DbOrTx, processedBefore: Date, limit: number): Promise<number> {
-  const expired = db.select({ id: outbox.id }).from(outbox)
-    .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, processedBefore))).limit(limit);
+  const expired = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(isNotNull(outbox.processedAt), lt(outbox.processedAt, processedBefore)))
+    .limit(limit);
   const deleted = await db.delete(outbox).where(inArray(outbox.id, expired)).returning({ id: outbox.id });
   return deleted.length;
 }
@@ -80,6 +87,9 @@ export async function countPendingEvents(db: DbOrTx): Promise<number> {
 
 /** The number of events not yet indexed and when the oldest of them was written. */
 export async function pendingEventsSummary(db: DbOrTx): Promise<{ pending: number; oldest: Date | null }> {
-  const [row] = await db.select({ pending: count(), oldest: min(outbox.createdAt) }).from(outbox).where(isNull(outbox.processedAt));
+  const [row] = await db
+    .select({ pending: count(), oldest: min(outbox.createdAt) })
+    .from(outbox)
+    .where(isNull(outbox.processedAt));
   return row!;
 }

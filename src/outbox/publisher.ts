@@ -16,7 +16,9 @@ export function createPublisher(queue: Pick<IndexQueue, 'enqueue'>, logger: Logg
     try {
       await Promise.race([
         queue.enqueue(events),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`enqueue timed out after ${timeoutMs} ms`)), timeoutMs); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`enqueue timed out after ${timeoutMs} ms`)), timeoutMs);
+        }),
       ]);
     } catch (err) {
       logger.warn({ err, events: events.length }, 'enqueue failed; the outbox relay will deliver the events');

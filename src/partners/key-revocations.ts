@@ -28,9 +28,7 @@ export interface RevokedKeysFollower {
 }
 
 /** Subscribes an API instance to the announcements; its key cache forgets each revoked key. */
-export function followRevokedKeys(opts: {
-  redisUrl: string; channel: string; partners: Pick<PartnersService, 'forget' | 'forgetAll'>; logger: Logger;
-}): RevokedKeysFollower {
+export function followRevokedKeys(opts: { redisUrl: string; channel: string; partners: Pick<PartnersService, 'forget' | 'forgetAll'>; logger: Logger }): RevokedKeysFollower {
   // A connection of its own: a subscribed connection runs no other commands. It reconnects and
   // subscribes again by itself (ioredis autoResubscribe).
   const subscriber = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });

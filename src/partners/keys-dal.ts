@@ -15,8 +15,10 @@ export interface KeyInfo {
 
 /** The active partner holding the active key with this hash, with the stored hash. */
 export async function findPartnerByKeyHash(db: DbOrTx, keyHash: string) {
-  const [row] = await db.select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
-    .from(apiKeys).innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+  const [row] = await db
+    .select({ partnerId: partners.id, name: partners.name, role: partners.role, keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), isNull(partners.revokedAt)));
   return row;
 }
@@ -37,17 +39,22 @@ export function insertPartnerWithKey(db: DbOrTx, name: string, role: Role, keyHa
 }
 
 export function listPartners(db: DbOrTx) {
-  return db.select({ id: partners.id, name: partners.name, role: partners.role, createdAt: partners.createdAt, revokedAt: partners.revokedAt })
-    .from(partners).orderBy(asc(partners.id));
+  return db.select({ id: partners.id, name: partners.name, role: partners.role, createdAt: partners.createdAt, revokedAt: partners.revokedAt }).from(partners).orderBy(asc(partners.id));
 }
 
 /** Revokes the partner and every key it holds; true when the partner was active. */
 export function revokePartnerAndKeys(db: DbOrTx, id: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const now = new Date();
-    const revoked = await tx.update(partners).set({ revokedAt: now })
-      .where(and(eq(partners.id, id), isNull(partners.revokedAt))).returning({ id: partners.id });
-    await tx.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.partnerId, id), isNull(apiKeys.revokedAt)));
+    const revoked = await tx
+      .update(partners)
+      .set({ revokedAt: now })
+      .where(and(eq(partners.id, id), isNull(partners.revokedAt)))
+      .returning({ id: partners.id });
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.partnerId, id), isNull(apiKeys.revokedAt)));
     return revoked.length > 0;
   });
 }
@@ -56,8 +63,11 @@ export function revokePartnerAndKeys(db: DbOrTx, id: number): Promise<boolean> {
 export function insertKey(db: DbOrTx, partnerId: number, keyHash: string): Promise<{ id: number } | undefined> {
   return db.transaction(async (tx) => {
     // Shared lock: a concurrent revocation of the partner waits, so it also revokes this key.
-    const [partner] = await tx.select({ id: partners.id }).from(partners)
-      .where(and(eq(partners.id, partnerId), isNull(partners.revokedAt))).for('share');
+    const [partner] = await tx
+      .select({ id: partners.id })
+      .from(partners)
+      .where(and(eq(partners.id, partnerId), isNull(partners.revokedAt)))
+      .for('share');
     if (!partner) return undefined;
     const [row] = await tx.insert(apiKeys).values({ partnerId, keyHash }).returning({ id: apiKeys.id });
     return { id: row!.id };
@@ -66,8 +76,11 @@ export function insertKey(db: DbOrTx, partnerId: number, keyHash: string): Promi
 
 /** Revokes one active key; returns its hash, or undefined when `keyId` is no active key. */
 export async function revokeKey(db: DbOrTx, keyId: number): Promise<string | undefined> {
-  const [row] = await db.update(apiKeys).set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))).returning({ keyHash: apiKeys.keyHash });
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash });
   return row?.keyHash;
 }
 
@@ -79,6 +92,5 @@ export async function keyHashesOf(db: DbOrTx, partnerId: number): Promise<string
 
 /** Every key, without its hash, by partner. */
 export function listKeys(db: DbOrTx): Promise<KeyInfo[]> {
-  return db.select({ id: apiKeys.id, partnerId: apiKeys.partnerId, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
-    .from(apiKeys).orderBy(asc(apiKeys.partnerId), asc(apiKeys.id));
+  return db.select({ id: apiKeys.id, partnerId: apiKeys.partnerId, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt }).from(apiKeys).orderBy(asc(apiKeys.partnerId), asc(apiKeys.id));
 }

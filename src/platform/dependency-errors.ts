@@ -20,18 +20,13 @@ export function* errorChain(err: unknown): Generator<ErrorLike> {
   }
 }
 
-const OPENSEARCH_ERRORS = new Set([
-  'ConnectionError', 'NoLivingConnectionsError', 'ResponseError', 'TimeoutError', 'RequestAbortedError',
-  'SerializationError', 'DeserializationError',
-]);
+const OPENSEARCH_ERRORS = new Set(['ConnectionError', 'NoLivingConnectionsError', 'ResponseError', 'TimeoutError', 'RequestAbortedError', 'SerializationError', 'DeserializationError']);
 
 /** An error of the OpenSearch client: its `meta` holds the whole request, query text included. */
-export const isOpenSearchError = (e: ErrorLike): boolean =>
-  typeof e.name === 'string' && OPENSEARCH_ERRORS.has(e.name) && typeof e.meta === 'object' && e.meta !== null;
+export const isOpenSearchError = (e: ErrorLike): boolean => typeof e.name === 'string' && OPENSEARCH_ERRORS.has(e.name) && typeof e.meta === 'object' && e.meta !== null;
 
 /** pg's DatabaseError: a SQLSTATE and fields such as `detail` that quote the values of a row. */
-export const isPostgresError = (e: ErrorLike): boolean =>
-  typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof (e as { severity?: unknown }).severity === 'string';
+export const isPostgresError = (e: ErrorLike): boolean => typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof (e as { severity?: unknown }).severity === 'string';
 
 /** drizzle's wrapper: its message and fields carry the SQL text and its parameters. */
 export const isQueryError = (e: ErrorLike): boolean => e instanceof DrizzleQueryError;
@@ -64,7 +59,9 @@ const POSTGRES_BUSY = new Set([
   '55P03', // lock_not_available: lock_timeout
 ]);
 const POSTGRES_DOWN = new Set([
-  '57P01', '57P02', '57P03', // shutting down, crashed, not accepting connections yet
+  '57P01',
+  '57P02',
+  '57P03', // shutting down, crashed, not accepting connections yet
   '25P03', // idle_in_transaction_session_timeout ended the session
 ]);
 

@@ -1,10 +1,22 @@
 // The error kinds of docs/contract.md §11. Services throw these; one Fastify error handler turns
 // them into `{type, message, details}` bodies with the matching status.
 export type ErrorType =
-  | 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'gone' | 'precondition_failed'
-  | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable'
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'precondition_failed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal'
+  | 'unavailable'
   // Rejected by the HTTP layer before any route runs (beyond the contract's table).
-  | 'request_timeout' | 'uri_too_long' | 'headers_too_large';
+  | 'request_timeout'
+  | 'uri_too_long'
+  | 'headers_too_large';
 
 export const STATUS_OF: Record<ErrorType, number> = {
   validation: 400,
@@ -51,8 +63,7 @@ export class AppError<D extends ErrorDetails = string[]> extends Error {
   }
 }
 
-export const validationError = (details: string[]) =>
-  new AppError('validation', `${details.length} check${details.length === 1 ? '' : 's'} failed`, details);
+export const validationError = (details: string[]) => new AppError('validation', `${details.length} check${details.length === 1 ? '' : 's'} failed`, details);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const conflict = (message: string, details: string[] = []) => new AppError('conflict', message, details);

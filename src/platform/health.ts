@@ -10,8 +10,7 @@ export interface HealthDeps {
   opensearch: OpenSearchClient;
 }
 
-const withTimeout = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+const withTimeout = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
 
 /** Names of the services that did not answer; empty when all are ready. */
 export async function failingDependencies({ pool, redis, opensearch }: HealthDeps, timeoutMs = 2000): Promise<string[]> {
@@ -28,5 +27,4 @@ export async function failingDependencies({ pool, redis, opensearch }: HealthDep
  * What /readyz answers, checked at most once per `cacheMs` (READINESS_CACHE_MS): a flood of probes
  * waits for one check of the three services instead of sending each its own.
  */
-export const createReadiness = (deps: HealthDeps, cacheMs: number): (() => Promise<string[]>) =>
-  cachedAnswer(cacheMs, () => failingDependencies(deps));
+export const createReadiness = (deps: HealthDeps, cacheMs: number): (() => Promise<string[]>) => cachedAnswer(cacheMs, () => failingDependencies(deps));

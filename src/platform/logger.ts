@@ -4,14 +4,7 @@
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import { errorChain, isOpenSearchError, isPostgresError, isQueryError, type ErrorLike } from './dependency-errors.js';
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  '*.authorization',
-  '*.base64',
-  'body.base64',
-  'apiKey',
-];
+export const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', '*.authorization', '*.base64', 'body.base64', 'apiKey'];
 
 interface LoggedRequest {
   method?: string;
@@ -51,7 +44,10 @@ function serializeError(err: unknown): unknown {
     message: chain.map(describe).join('; caused by: '),
     ...(postgres ? { code: postgres.code, constraint: postgres.constraint, table: postgres.table, column: postgres.column, routine: postgres.routine } : {}),
     // The first line of a stack repeats the message: keep the frames only.
-    stack: err.stack?.split('\n').filter((line) => /^\s+at /.test(line)).join('\n'),
+    stack: err.stack
+      ?.split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n'),
   };
 }
 

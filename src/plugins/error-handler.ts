@@ -6,9 +6,7 @@ import { dependencyFailure, errorChain, isOpenSearchError, type DependencyFailur
 import { AppError, STATUS_OF, type ErrorType } from '../platform/errors.js';
 import { formatValidationErrors } from '../schemas/body-validation.js';
 
-const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(
-  Object.entries(STATUS_OF).map(([type, status]) => [status, type as ErrorType]),
-);
+const TYPE_OF_STATUS: Record<number, ErrorType> = Object.fromEntries(Object.entries(STATUS_OF).map(([type, status]) => [status, type as ErrorType]));
 
 /**
  * Every 503 says when to retry (docs/contract.md §11): soon when a backing service
@@ -29,16 +27,15 @@ export function installErrorHandler(app: FastifyInstance): void {
       const details = formatValidationErrors(err.validation, err.validationContext ?? 'request');
       return reply.status(400).send({ type: 'validation', message: `invalid ${err.validationContext ?? 'request'}`, details });
     }
-    if (err.code === 'FST_ERR_HANDLER_TIMEOUT') { // src/plugins/read-timeout.ts
+    if (err.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      // src/plugins/read-timeout.ts
       request.log.warn({ route: request.routeOptions.url }, 'read timed out');
-      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS.busy))
-        .send({ type: 'unavailable', message: 'the request took too long; retry later', details: [] });
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS.busy)).send({ type: 'unavailable', message: 'the request took too long; retry later', details: [] });
     }
     const failure = dependencyFailure(err);
     if (failure) {
       request.log.error({ err }, 'dependency unavailable');
-      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS[failure]))
-        .send({ type: 'unavailable', message: 'a backing service is unavailable; retry later', details: [] });
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS[failure])).send({ type: 'unavailable', message: 'a backing service is unavailable; retry later', details: [] });
     }
     // Any other answer of OpenSearch (a 400 to a query we built) is our fault, not the client's:
     // its status and message (index names, query fragments) stay inside.

@@ -10,9 +10,12 @@ import { AppError } from '../platform/errors.js';
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const error = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new AppError('request_timeout', 'the request took too long to arrive')
-    : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError('headers_too_large', 'the request line and headers exceed 16 KiB')
-      : new AppError('validation', 'malformed HTTP request');
+  const error =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('request_timeout', 'the request took too long to arrive')
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('headers_too_large', 'the request line and headers exceed 16 KiB')
+        : new AppError('validation', 'malformed HTTP request');
   if (socket.writable) {
     const text = JSON.stringify(error.toBody());
     const status = error.statusCode;
@@ -27,9 +30,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
  * code goes on as the error it is.
  */
 export function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const appError = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
-    : err.code === 'FST_ERR_BAD_URL' ? new AppError('validation', 'the URL is not valid percent-encoding')
-      : undefined;
+  const appError =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('uri_too_long', 'a path segment is longer than 100 characters')
+      : err.code === 'FST_ERR_BAD_URL'
+        ? new AppError('validation', 'the URL is not valid percent-encoding')
+        : undefined;
   if (!appError) {
     reply.send(err);
     return;

@@ -31,7 +31,9 @@ const POLL_MS = 50;
 const MAX_HOLD_MS = 10 * 60_000;
 
 const requestHash = (request: FastifyRequest) =>
-  createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
 
 export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBodyBytes, waitMs = 10_000 }: { db: Db; leaseMs: number; largeBodyBytes: number; waitMs?: number }): void {
   const keys = createIdempotencyDal(db, leaseMs);
@@ -40,16 +42,19 @@ export function installIdempotency(app: FastifyInstance, { db, leaseMs, largeBod
   /** Renews the lease well before it runs out, until the answer is stored. */
   function holdWhileRunning(lease: KeyLease, log: FastifyBaseLogger): HeldKey {
     const started = Date.now();
-    const timer = setInterval(() => {
-      if (Date.now() - started > MAX_HOLD_MS) return clearInterval(timer);
-      keys.renew(lease).then(
-        (held) => {
-          if (!held) clearInterval(timer);
-        },
-        // Logged without the error: the driver's message carries the query parameters.
-        () => log.warn('could not renew the Idempotency-Key lease; retrying on the next tick'),
-      );
-    }, Math.floor(leaseMs / 3));
+    const timer = setInterval(
+      () => {
+        if (Date.now() - started > MAX_HOLD_MS) return clearInterval(timer);
+        keys.renew(lease).then(
+          (held) => {
+            if (!held) clearInterval(timer);
+          },
+          // Logged without the error: the driver's message carries the query parameters.
+          () => log.warn('could not renew the Idempotency-Key lease; retrying on the next tick'),
+        );
+      },
+      Math.floor(leaseMs / 3),
+    );
     timer.unref();
     return { lease, stopRenewing: () => clearInterval(timer) };
   }

@@ -34,33 +34,34 @@ export interface LargeBodyGateOptions {
  */
 export function createLargeBodyGate(opts: LargeBodyGateOptions): (scope: FastifyInstance) => void {
   const slots = createKeyedSlots({ size: opts.concurrency, waitMs: opts.waitMs });
-  return (scope) => scope.addHook('preParsing', async (request, reply, payload) => {
-    if (!isLargeBody(request, opts.thresholdBytes)) return payload;
-    // A client that leaves while it waits gives its place up at once.
-    const waiting = new AbortController();
-    const leave = () => waiting.abort();
-    reply.raw.once('close', leave);
-    const slot = await slots.acquire(request.caller.keyHash, waiting.signal);
-    reply.raw.off('close', leave);
-    if (!slot.ok) {
-      if (slot.reason === 'key_busy') throw rateLimited('this key is already sending a large body; send large bodies one at a time', 1);
-      if (slot.reason === 'timeout') throw unavailable(`no large-body slot came free within ${opts.waitMs} ms`, opts.waitMs / 1000);
-      return payload; // the client left while waiting: nobody to answer
-    }
-    // The slot is held until the answer is sent or the connection dies, whichever comes first.
-    const release = slot.release;
-    if (request.raw.destroyed) {
-      release(); // the client left just as the slot came
-      return payload;
-    }
-    // A route may allow its body more time (a bulk import: src/routes/imports.ts).
-    const body = withDeadline(payload, request.routeOptions.config.bodyTimeoutMs ?? opts.timeoutMs, release);
-    reply.raw.once('close', () => {
-      release();
-      body.cancel();
+  return (scope) =>
+    scope.addHook('preParsing', async (request, reply, payload) => {
+      if (!isLargeBody(request, opts.thresholdBytes)) return payload;
+      // A client that leaves while it waits gives its place up at once.
+      const waiting = new AbortController();
+      const leave = () => waiting.abort();
+      reply.raw.once('close', leave);
+      const slot = await slots.acquire(request.caller.keyHash, waiting.signal);
+      reply.raw.off('close', leave);
+      if (!slot.ok) {
+        if (slot.reason === 'key_busy') throw rateLimited('this key is already sending a large body; send large bodies one at a time', 1);
+        if (slot.reason === 'timeout') throw unavailable(`no large-body slot came free within ${opts.waitMs} ms`, opts.waitMs / 1000);
+        return payload; // the client left while waiting: nobody to answer
+      }
+      // The slot is held until the answer is sent or the connection dies, whichever comes first.
+      const release = slot.release;
+      if (request.raw.destroyed) {
+        release(); // the client left just as the slot came
+        return payload;
+      }
+      // A route may allow its body more time (a bulk import: src/routes/imports.ts).
+      const body = withDeadline(payload, request.routeOptions.config.bodyTimeoutMs ?? opts.timeoutMs, release);
+      reply.raw.once('close', () => {
+        release();
+        body.cancel();
+      });
+      return body.stream;
     });
-    return body.stream;
-  });
 }
 
 /**

@@ -9,10 +9,7 @@ import type { Metrics } from '../platform/metrics.js';
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
   // A callback hook, not an async one: it runs on every request and never waits.
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unknown', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    metrics.httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unknown', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', async (_request, _reply, err) => {

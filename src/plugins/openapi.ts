@@ -11,14 +11,14 @@ export async function installOpenApi(app: FastifyInstance, { version }: { versio
       info: {
         title: 'Business listings directory API',
         version,
-        description: 'Search, create, update and delete business listings per country; claims, suppression, offers, '
-          + 'images, reviews, id mappings and webhooks. Errors are `{type, message, details}`. The Solr mode of '
-          + '`GET /{country}/listings` (`solr=true`) is experimental.',
+        description:
+          'Search, create, update and delete business listings per country; claims, suppression, offers, ' +
+          'images, reviews, id mappings and webhooks. Errors are `{type, message, details}`. The Solr mode of ' +
+          '`GET /{country}/listings` (`solr=true`) is experimental.',
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key from `npm run cli -- partner create`' } } },
       security: [{ bearerAuth: [] }],
-      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'webhooks', 'changes', 'analytics', 'operations']
-        .map((name) => ({ name })),
+      tags: ['listings', 'search', 'categories', 'claims', 'offers', 'mappings', 'images', 'reviews', 'webhooks', 'changes', 'analytics', 'operations'].map((name) => ({ name })),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

@@ -65,9 +65,19 @@ export function createAuthFailureLimit(opts: LimitOptions): AuthFailureLimit {
   };
 }
 
-function installLimit(app: FastifyInstance, opts: Pick<LimitOptions, 'max' | 'windowMs'>, { counter, keyOf, announce }: {
-  counter: { hit(key: string): WindowCount }; keyOf: (request: FastifyRequest) => string; announce: boolean;
-}): void {
+function installLimit(
+  app: FastifyInstance,
+  opts: Pick<LimitOptions, 'max' | 'windowMs'>,
+  {
+    counter,
+    keyOf,
+    announce,
+  }: {
+    counter: { hit(key: string): WindowCount };
+    keyOf: (request: FastifyRequest) => string;
+    announce: boolean;
+  },
+): void {
   // A callback hook, not an async one: counting is synchronous, and every request passes here twice.
   app.addHook('onRequest', (request, reply, done) => {
     const window = counter.hit(keyOf(request));

@@ -16,5 +16,8 @@ export function clientNetwork(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip); // an IPv4-mapped IPv6 address counts as its IPv4 address
   if (address.kind() === 'ipv4') return address.toString();
-  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${(address as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

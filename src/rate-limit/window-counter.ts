@@ -57,8 +57,18 @@ interface SharedWindow {
   pending: number;
 }
 
-export function createWindowCounter({ redis, prefix, windowMs, syncMs = 50, redisTimeoutMs = 200, retryRedisMs = 1000, localKeys = 50_000 }: {
-  redis: Pick<Redis, 'pipeline'>; prefix: string; windowMs: number;
+export function createWindowCounter({
+  redis,
+  prefix,
+  windowMs,
+  syncMs = 50,
+  redisTimeoutMs = 200,
+  retryRedisMs = 1000,
+  localKeys = 50_000,
+}: {
+  redis: Pick<Redis, 'pipeline'>;
+  prefix: string;
+  windowMs: number;
   /** How often the hits counted here are added to the shared count. */
   syncMs?: number;
   /** A Redis that answers slower than this counts as down. */
@@ -81,7 +91,9 @@ export function createWindowCounter({ redis, prefix, windowMs, syncMs = 50, redi
     try {
       const answers = await Promise.race([
         pipeline.exec(),
-        new Promise<never>((_, reject) => { timeout = setTimeout(() => reject(new Error('rate limit counter: Redis too slow')), redisTimeoutMs); }),
+        new Promise<never>((_, reject) => {
+          timeout = setTimeout(() => reject(new Error('rate limit counter: Redis too slow')), redisTimeoutMs);
+        }),
       ]);
       const now = Date.now();
       batch.forEach(([, window, hits], i) => {

@@ -9,9 +9,7 @@ import type { ListingWrites } from '../listings/change-listing.js';
 import { findLiveListing } from '../listings/listing-reads-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ReviewInputSchema, ReviewSchema } from '../schemas/review.js';
-import {
-  countPartnerReviews, deleteReview, findReviewBySourceId, findVisibleReview, insertReview, listVisibleReviews, type ReviewReader, type ReviewRow,
-} from './reviews-dal.js';
+import { countPartnerReviews, deleteReview, findReviewBySourceId, findVisibleReview, insertReview, listVisibleReviews, type ReviewReader, type ReviewRow } from './reviews-dal.js';
 
 export type ReviewInput = Static<typeof ReviewInputSchema>;
 export type Review = Static<typeof ReviewSchema>;
@@ -20,8 +18,14 @@ export type Review = Static<typeof ReviewSchema>;
 const FUTURE_TOLERANCE_MS = 60_000;
 
 const toReview = (row: ReviewRow): Review => ({
-  id: String(row.id), source_id: row.sourceId, reviewer: row.reviewer, reviewed: row.reviewed,
-  title: row.title, text: row.text, rating: row.rating, date_time: row.dateTime,
+  id: String(row.id),
+  source_id: row.sourceId,
+  reviewer: row.reviewer,
+  reviewed: row.reviewed,
+  title: row.title,
+  text: row.text,
+  rating: row.rating,
+  date_time: row.dateTime,
 });
 
 /** Who alone (besides admins) may learn of a change of review `row`: its author, unless a website review. */
@@ -29,7 +33,6 @@ const privateTo = (row: ReviewRow): { visibleTo?: number } => (row.origin === 'w
 
 /** A partner sees website reviews and its own; an admin sees all. */
 const readerOf = (caller: Caller): ReviewReader => ({ partnerId: caller.partnerId, all: caller.role === 'admin' });
-
 
 interface Deps {
   db: Db;
@@ -54,7 +57,7 @@ export function createReviewsService({ db, writes, maxPerPartner }: Deps) {
 
   /** Partner reviews are private and move no public figure, but each still costs storage and list size. */
   async function assertBelowBound(tx: DbOrTx, caller: Caller, listingId: number) {
-    if (await countPartnerReviews(tx, listingId, caller.partnerId) >= maxPerPartner) {
+    if ((await countPartnerReviews(tx, listingId, caller.partnerId)) >= maxPerPartner) {
       throw conflict(`you already hold ${maxPerPartner} reviews on listing ${listingId}; delete one first`, [`reviews: at most ${maxPerPartner} per partner and listing`]);
     }
   }
@@ -86,8 +89,14 @@ export function createReviewsService({ db, writes, maxPerPartner }: Deps) {
           listingId,
           partnerId: caller.partnerId,
           origin,
-          sourceId: input.source_id, reviewer: input.reviewer, reviewed: input.reviewed, title: input.title,
-          text: input.text, rating: input.rating, dateTime: input.date_time, reviewedAt,
+          sourceId: input.source_id,
+          reviewer: input.reviewer,
+          reviewed: input.reviewed,
+          title: input.title,
+          text: input.text,
+          rating: input.rating,
+          dateTime: input.date_time,
+          reviewedAt,
         });
         return { result: toReview(row), change: 'review_added', ...privateTo(row) };
       });

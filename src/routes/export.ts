@@ -30,67 +30,71 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, { expor
   // exports cannot take them all (src/platform/keyed-slots.ts).
   const slots = createKeyedSlots({ size: limits.concurrency, waitMs: limits.waitMs });
 
-  app.get('/listings/export', {
-    // Streams for as long as the client takes to read it: no read timeout (src/plugins/read-timeout.ts).
-    // A client that stops reading is cut off after EXPORT_STALL_MS, any export after EXPORT_MAX_MS.
-    config: { streamed: true },
-    // HEAD would read the whole export only to throw it away.
-    exposeHeadRoute: false,
-    schema: {
-      summary: 'Export listings as NDJSON from one consistent snapshot; continue with the change feed from `changes_after`',
-      tags: ['listings', 'changes'],
-      params: CountryParamsSchema,
-      querystring: ExportQuerySchema,
-      response: {
-        200: { description: 'NDJSON, gzip-compressed when Accept-Encoding allows it', content: { 'application/x-ndjson': { schema: ExportBodySchema } } },
-        ...errorResponses(),
+  app.get(
+    '/listings/export',
+    {
+      // Streams for as long as the client takes to read it: no read timeout (src/plugins/read-timeout.ts).
+      // A client that stops reading is cut off after EXPORT_STALL_MS, any export after EXPORT_MAX_MS.
+      config: { streamed: true },
+      // HEAD would read the whole export only to throw it away.
+      exposeHeadRoute: false,
+      schema: {
+        summary: 'Export listings as NDJSON from one consistent snapshot; continue with the change feed from `changes_after`',
+        tags: ['listings', 'changes'],
+        params: CountryParamsSchema,
+        querystring: ExportQuerySchema,
+        response: {
+          200: { description: 'NDJSON, gzip-compressed when Accept-Encoding allows it', content: { 'application/x-ndjson': { schema: ExportBodySchema } } },
+          ...errorResponses(),
+        },
       },
     },
-  }, async (request, reply) => {
-    // A client waiting for a slot sends and receives nothing: the idle timeout must not cut it off.
-    // (An injected request, as in tests, has a socket without timeouts.)
-    const socket = request.raw.socket as Partial<Socket> | undefined;
-    const idleMs = socket?.timeout;
-    socket?.setTimeout?.(0);
-    const waiting = new AbortController();
-    const leave = () => waiting.abort();
-    reply.raw.once('close', leave);
-    const slot = await slots.acquire(request.caller.keyHash, waiting.signal);
-    reply.raw.off('close', leave);
-    socket?.setTimeout?.(idleMs ?? 0);
-    if (!slot.ok) {
-      // Refused before any snapshot is taken.
-      if (slot.reason === 'key_busy') throw rateLimited('this key is already exporting; one export per key at a time', KEY_BUSY_RETRY_S);
-      if (slot.reason === 'timeout') throw unavailable(`no export slot came free within ${limits.waitMs} ms`, limits.waitMs / 1000);
-      return; // the client left while waiting: nobody to answer
-    }
-    let body: Readable | undefined;
-    // However the answer ends (also when it never starts to stream), the slot is given back and
-    // the body destroyed, which rolls its snapshot back and returns its database connection to
-    // the pool. Idempotent.
-    const finish = () => {
-      slot.release();
-      body?.destroy();
-    };
-    reply.raw.once('close', finish);
-    if (request.raw.destroyed) return finish(); // the client left just as the slot came
-    try {
-      body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
-    } catch (err) {
-      finish();
-      throw err;
-    }
-    if (request.raw.destroyed) return finish(); // the client left while the snapshot opened
-    // A client that takes nothing for EXPORT_STALL_MS, or an export past EXPORT_MAX_MS, is cut
-    // off: the connection is destroyed mid-body, so the body lacks its end line and the partner
-    // exports again (docs/contract.md §16); the 'close' that follows runs `finish`.
-    watchWrites(reply.raw, limits, (why) => {
-      request.log.warn({ why, stallMs: limits.stallMs, maxMs: limits.maxMs }, 'export cut off');
-      reply.raw.destroy();
-    });
-    reply.type('application/x-ndjson').header('vary', 'accept-encoding');
-    if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(body);
-    const gzip = pipeline(body, createGzip(), () => {});
-    return reply.header('content-encoding', 'gzip').send(gzip);
-  });
+    async (request, reply) => {
+      // A client waiting for a slot sends and receives nothing: the idle timeout must not cut it off.
+      // (An injected request, as in tests, has a socket without timeouts.)
+      const socket = request.raw.socket as Partial<Socket> | undefined;
+      const idleMs = socket?.timeout;
+      socket?.setTimeout?.(0);
+      const waiting = new AbortController();
+      const leave = () => waiting.abort();
+      reply.raw.once('close', leave);
+      const slot = await slots.acquire(request.caller.keyHash, waiting.signal);
+      reply.raw.off('close', leave);
+      socket?.setTimeout?.(idleMs ?? 0);
+      if (!slot.ok) {
+        // Refused before any snapshot is taken.
+        if (slot.reason === 'key_busy') throw rateLimited('this key is already exporting; one export per key at a time', KEY_BUSY_RETRY_S);
+        if (slot.reason === 'timeout') throw unavailable(`no export slot came free within ${limits.waitMs} ms`, limits.waitMs / 1000);
+        return; // the client left while waiting: nobody to answer
+      }
+      let body: Readable | undefined;
+      // However the answer ends (also when it never starts to stream), the slot is given back and
+      // the body destroyed, which rolls its snapshot back and returns its database connection to
+      // the pool. Idempotent.
+      const finish = () => {
+        slot.release();
+        body?.destroy();
+      };
+      reply.raw.once('close', finish);
+      if (request.raw.destroyed) return finish(); // the client left just as the slot came
+      try {
+        body = await exports.open(request.caller, request.country, request.query.scope ?? 'claimed');
+      } catch (err) {
+        finish();
+        throw err;
+      }
+      if (request.raw.destroyed) return finish(); // the client left while the snapshot opened
+      // A client that takes nothing for EXPORT_STALL_MS, or an export past EXPORT_MAX_MS, is cut
+      // off: the connection is destroyed mid-body, so the body lacks its end line and the partner
+      // exports again (docs/contract.md §16); the 'close' that follows runs `finish`.
+      watchWrites(reply.raw, limits, (why) => {
+        request.log.warn({ why, stallMs: limits.stallMs, maxMs: limits.maxMs }, 'export cut off');
+        reply.raw.destroy();
+      });
+      reply.type('application/x-ndjson').header('vary', 'accept-encoding');
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(body);
+      const gzip = pipeline(body, createGzip(), () => {});
+      return reply.header('content-encoding', 'gzip').send(gzip);
+    },
+  );
 };

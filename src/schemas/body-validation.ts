@@ -25,7 +25,10 @@ type AjvError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'messa
 
 /** "/phones/1/number" → "phones[1].number" */
 function fieldPath(instancePath: string): string {
-  return instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 

@@ -1,10 +1,13 @@
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 
-export const ErrorSchema = Type.Object({
-  type: Type.String({ description: 'Kind of error: validation, unauthorized, forbidden, not_found, conflict, ...' }),
-  message: Type.String(),
-  details: Type.Array(Type.String(), { description: 'One entry per failed check' }),
-}, { $id: 'Error', title: 'Error' });
+export const ErrorSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Kind of error: validation, unauthorized, forbidden, not_found, conflict, ...' }),
+    message: Type.String(),
+    details: Type.Array(Type.String(), { description: 'One entry per failed check' }),
+  },
+  { $id: 'Error', title: 'Error' },
+);
 
 export const CountryParamsSchema = Type.Object({
   country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code of an enabled country' }),
@@ -37,8 +40,7 @@ export const ListingParamsSchema = Type.Object({
 });
 
 /** Error responses every authenticated route may give, for the OpenAPI document and serialisation. */
-export const errorResponses = (...statuses: number[]): Record<number, TSchema> =>
-  Object.fromEntries([400, 401, 404, 429, 500, 503, ...statuses].map((s) => [s, Type.Ref(ErrorSchema)]));
+export const errorResponses = (...statuses: number[]): Record<number, TSchema> => Object.fromEntries([400, 401, 404, 429, 500, 503, ...statuses].map((s) => [s, Type.Ref(ErrorSchema)]));
 
 export const NoContent = Type.Null({ description: 'No content' });
 export const SOURCE_ID_PATTERN = '^[A-Za-z0-9_-]{1,100}$';
@@ -50,8 +52,7 @@ export const HttpUrlSchema = Type.String({ maxLength: 2048, pattern: '^https?://
 
 /** `*`, or a comma-separated list of entity tags (`"7"`, `W/"7"`), as RFC 9110 writes them. */
 const ENTITY_TAGS_PATTERN = '^[ \\t]*(\\*|(W/)?"[^"]*"([ \\t]*,[ \\t]*(W/)?"[^"]*")*)[ \\t]*$';
-const entityTags = (description: string) =>
-  Type.Optional(Type.String({ pattern: ENTITY_TAGS_PATTERN, maxLength: 1000, description, errorMessage: 'must be * or entity tags such as "7"' }));
+const entityTags = (description: string) => Type.Optional(Type.String({ pattern: ENTITY_TAGS_PATTERN, maxLength: 1000, description, errorMessage: 'must be * or entity tags such as "7"' }));
 
 /** The headers of a write that may be made conditional on the listing's version. */
 export const IfMatchHeadersSchema = Type.Object({
@@ -64,21 +65,27 @@ export const IfNoneMatchHeadersSchema = Type.Object({
 });
 
 /** The 412 of a write whose If-Match names another version than the listing's. */
-export const PreconditionFailedSchema = Type.Object({
-  type: Type.Literal('precondition_failed'),
-  message: Type.String(),
-  details: Type.Object({ current_version: Type.Integer({ description: "The listing's version now: read it again, reapply your change, retry" }) }),
-}, { title: 'PreconditionFailed' });
+export const PreconditionFailedSchema = Type.Object(
+  {
+    type: Type.Literal('precondition_failed'),
+    message: Type.String(),
+    details: Type.Object({ current_version: Type.Integer({ description: "The listing's version now: read it again, reapply your change, retry" }) }),
+  },
+  { title: 'PreconditionFailed' },
+);
 
 /** The responses of a write that honours If-Match. */
 export const preconditionResponses = { 412: PreconditionFailedSchema };
 
 export const DryRunQuerySchema = Type.Object({
-  dry_run: Type.Optional(Type.Boolean({
-    description: 'true: run every check and answer as the write would, storing and emitting nothing. The answer has no ETag; '
-      + 'ids the write would assign (a new listing\'s, its url, new sub-objects\') are null, and a new listing\'s version is 0',
-    errorMessage: 'must be true or false',
-  })),
+  dry_run: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: run every check and answer as the write would, storing and emitting nothing. The answer has no ETag; ' +
+        "ids the write would assign (a new listing's, its url, new sub-objects') are null, and a new listing's version is 0",
+      errorMessage: 'must be true or false',
+    }),
+  ),
 });
 
 export const NotModified = Type.Null({ description: 'Not modified: your copy (If-None-Match) is current' });

@@ -6,7 +6,7 @@ import { CountryParamsSchema, ID_PATTERN } from './common.js';
 export const IMPORT_MEDIA_TYPE = 'application/x-ndjson';
 
 export const ImportModeSchema = Type.Union([Type.Literal('upsert'), Type.Literal('replace')], {
-  description: '`upsert` applies the lines; `replace` also deletes the caller\'s listings in this country whose source_id no line named, when no line failed',
+  description: "`upsert` applies the lines; `replace` also deletes the caller's listings in this country whose source_id no line named, when no line failed",
 });
 
 export const ImportQuerySchema = Type.Object({ mode: Type.Optional(ImportModeSchema) }, { additionalProperties: false });
@@ -31,29 +31,35 @@ export const ImportCountsSchema = Type.Object({
   failed: Type.Integer(),
 });
 
-export const ImportJobSchema = Type.Object({
-  id: Type.String(),
-  status: ImportStatusSchema,
-  mode: ImportModeSchema,
-  counts: ImportCountsSchema,
-  created_at: Type.String({ format: 'date-time' }),
-  started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  error: Type.Optional(Type.String({ description: 'Why the job failed, or why mode=replace deleted nothing' })),
-}, { title: 'ImportJob' });
+export const ImportJobSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: ImportStatusSchema,
+    mode: ImportModeSchema,
+    counts: ImportCountsSchema,
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    error: Type.Optional(Type.String({ description: 'Why the job failed, or why mode=replace deleted nothing' })),
+  },
+  { title: 'ImportJob' },
+);
 export type ImportJob = Static<typeof ImportJobSchema>;
 
-export const ImportListSchema = Type.Object({ imports: Type.Array(ImportJobSchema, { description: 'The caller\'s jobs (an admin\'s: everyone\'s), newest first, at most 100' }) });
+export const ImportListSchema = Type.Object({ imports: Type.Array(ImportJobSchema, { description: "The caller's jobs (an admin's: everyone's), newest first, at most 100" }) });
 
 /** One line of GET /:country/imports/:id/results. */
-export const ImportResultSchema = Type.Object({
-  line: Type.Integer({ description: 'Line number in the body, empty lines counted' }),
-  source_id: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Union(['created', 'updated', 'unchanged', 'failed'].map((s) => Type.Literal(s))),
-  id: Type.Optional(Type.String({ description: 'The listing the line created, updated or left unchanged' })),
-  version: Type.Optional(Type.Integer()),
-  error: Type.Optional(Type.Object({ type: Type.String(), message: Type.String(), details: Type.Array(Type.String()) })),
-}, { title: 'ImportResult' });
+export const ImportResultSchema = Type.Object(
+  {
+    line: Type.Integer({ description: 'Line number in the body, empty lines counted' }),
+    source_id: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union(['created', 'updated', 'unchanged', 'failed'].map((s) => Type.Literal(s))),
+    id: Type.Optional(Type.String({ description: 'The listing the line created, updated or left unchanged' })),
+    version: Type.Optional(Type.Integer()),
+    error: Type.Optional(Type.Object({ type: Type.String(), message: Type.String(), details: Type.Array(Type.String()) })),
+  },
+  { title: 'ImportResult' },
+);
 export type ImportResult = Static<typeof ImportResultSchema>;
 
 /** What POST documents as its body: NDJSON, each line a listing with a source_id. */

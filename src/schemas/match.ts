@@ -2,19 +2,22 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { text } from './common.js';
 
-export const MatchRequestSchema = Type.Object({
-  name: text(1, 200, { description: 'Business name as the caller has it' }),
-  address: Type.Optional(text(1, 200, { description: 'Street and house number ("Hauptstr. 12")' })),
-  zip: Type.Optional(text(1, 20)),
-  place: Type.Optional(text(1, 100)),
-  phone: Type.Optional(text(1, 40, { description: 'E.164, or national in the country\'s numbering plan ("030 1234567")' })),
-  latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90, errorMessage: 'must be a number between -90 and 90' })),
-  longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180, errorMessage: 'must be a number between -180 and 180' })),
-  website: Type.Optional(text(1, 2048, { description: 'URL or host; compared by host without "www."' })),
-}, {
-  additionalProperties: false,
-  description: '`name` and at least one of: address, zip + place, phone, latitude + longitude',
-});
+export const MatchRequestSchema = Type.Object(
+  {
+    name: text(1, 200, { description: 'Business name as the caller has it' }),
+    address: Type.Optional(text(1, 200, { description: 'Street and house number ("Hauptstr. 12")' })),
+    zip: Type.Optional(text(1, 20)),
+    place: Type.Optional(text(1, 100)),
+    phone: Type.Optional(text(1, 40, { description: 'E.164, or national in the country\'s numbering plan ("030 1234567")' })),
+    latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90, errorMessage: 'must be a number between -90 and 90' })),
+    longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180, errorMessage: 'must be a number between -180 and 180' })),
+    website: Type.Optional(text(1, 2048, { description: 'URL or host; compared by host without "www."' })),
+  },
+  {
+    additionalProperties: false,
+    description: '`name` and at least one of: address, zip + place, phone, latitude + longitude',
+  },
+);
 export type MatchRequest = Static<typeof MatchRequestSchema>;
 
 const similarity = (description: string) => Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description });

@@ -1,15 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { text } from './common.js';
 
-export const SuggestQuerySchema = Type.Object({
-  q: text(1, 100, {
-    description: 'What has been typed so far. The last word is a prefix (one letter or more); the words before it match as '
-      + 'the words of `what` do (typos, transliteration, category names, place)',
-  }),
-  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the user: nearer listings first', errorMessage: 'must be a number between -90 and 90' })),
-  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the user', errorMessage: 'must be a number between -180 and 180' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Default 5', errorMessage: 'must be an integer from 1 to 10' })),
-}, { additionalProperties: false });
+export const SuggestQuerySchema = Type.Object(
+  {
+    q: text(1, 100, {
+      description:
+        'What has been typed so far. The last word is a prefix (one letter or more); the words before it match as ' + 'the words of `what` do (typos, transliteration, category names, place)',
+    }),
+    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the user: nearer listings first', errorMessage: 'must be a number between -90 and 90' })),
+    lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the user', errorMessage: 'must be a number between -180 and 180' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Default 5', errorMessage: 'must be an integer from 1 to 10' })),
+  },
+  { additionalProperties: false },
+);
 
 export type SuggestQuery = Static<typeof SuggestQuerySchema>;
 

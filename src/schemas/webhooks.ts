@@ -11,20 +11,38 @@ export const DELIVERIES_LISTED = 100;
 // `type: 'string'` beside the union is not redundant: with it, Ajv checks `uniqueItems` by comparing
 // strings and skips items of another type. Without it Ajv compares every pair of items with
 // fast-deep-equal, which throws (a 500) on two objects whose own `valueOf` is not a function.
-const EventSchema = Type.Union([...CHANGE_KINDS, '*'].map((kind) => Type.Literal(kind)), {
-  type: 'string', errorMessage: `must be one of ${CHANGE_KINDS.join(', ')} or *`,
-});
+const EventSchema = Type.Union(
+  [...CHANGE_KINDS, '*'].map((kind) => Type.Literal(kind)),
+  {
+    type: 'string',
+    errorMessage: `must be one of ${CHANGE_KINDS.join(', ')} or *`,
+  },
+);
 
-export const WebhookInputSchema = Type.Object({
-  url: HttpUrlSchema,
-  events: Type.Array(EventSchema, { minItems: 1, maxItems: CHANGE_KINDS.length + 1, uniqueItems: true, description: 'Change kinds (docs/contract.md §14), or ["*"] for all' }),
-  countries: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$', errorMessage: 'must be a two-letter country code' }), {
-    minItems: 1, maxItems: 50, description: 'Enabled countries to receive changes of; default: every enabled country',
-  })),
-  scope: Type.Optional(Type.Union(WEBHOOK_SCOPES.map((s) => Type.Literal(s)), {
-    default: 'claimed', errorMessage: 'must be claimed or all', description: 'claimed (default): changes of listings you claim; all: every change of the countries',
-  })),
-}, { additionalProperties: false });
+export const WebhookInputSchema = Type.Object(
+  {
+    url: HttpUrlSchema,
+    events: Type.Array(EventSchema, { minItems: 1, maxItems: CHANGE_KINDS.length + 1, uniqueItems: true, description: 'Change kinds (docs/contract.md §14), or ["*"] for all' }),
+    countries: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$', errorMessage: 'must be a two-letter country code' }), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'Enabled countries to receive changes of; default: every enabled country',
+      }),
+    ),
+    scope: Type.Optional(
+      Type.Union(
+        WEBHOOK_SCOPES.map((s) => Type.Literal(s)),
+        {
+          default: 'claimed',
+          errorMessage: 'must be claimed or all',
+          description: 'claimed (default): changes of listings you claim; all: every change of the countries',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type WebhookInput = Static<typeof WebhookInputSchema>;
 
 const webhookProperties = {

@@ -55,8 +55,7 @@ export function readCursor(cursor: string, key: string, width: number): CursorPo
   if (q !== key) throw validationError([OTHER_QUERY]);
   // Every sort ends with the listing id, an integer; the values before it (score, distance) are
   // numbers. Checked here so that a forged value is a 400, never an OpenSearch error.
-  const wellFormed = isCount(n) && Array.isArray(a) && a.length === width
-    && a.every((value, i) => (i === width - 1 ? isCount(value) : typeof value === 'number' && Number.isFinite(value)));
+  const wellFormed = isCount(n) && Array.isArray(a) && a.length === width && a.every((value, i) => (i === width - 1 ? isCount(value) : typeof value === 'number' && Number.isFinite(value)));
   if (!wellFormed) throw validationError([NOT_A_CURSOR]);
   return { after: a as number[], seen: n };
 }

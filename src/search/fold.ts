@@ -6,7 +6,17 @@
 
 // Letters that NFKD does not decompose into a base letter plus marks.
 const SPECIAL_LETTERS: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', ø: 'o', ł: 'l', đ: 'd', ð: 'd', æ: 'ae', œ: 'oe', þ: 'th', ı: 'i', ĸ: 'k',
+  ß: 'ss',
+  ẞ: 'ss',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  æ: 'ae',
+  œ: 'oe',
+  þ: 'th',
+  ı: 'i',
+  ĸ: 'k',
 };
 
 /**
@@ -60,5 +70,10 @@ const UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue' };
  * as two edits instead of one.
  */
 export function foldSpelledOut(text: string): string {
-  return plain(text.toLowerCase().normalize('NFC').replace(/[äöü]/g, (c) => UMLAUTS[c]!));
+  return plain(
+    text
+      .toLowerCase()
+      .normalize('NFC')
+      .replace(/[äöü]/g, (c) => UMLAUTS[c]!),
+  );
 }

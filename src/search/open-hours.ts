@@ -56,8 +56,7 @@ export function localMoment(instant: Date, zone: string) {
 }
 
 /** An interval of one day as a range of seconds from `offset` (end exclusive). */
-const secondsRange = (offset: number, interval: { start: string; end: string }): Range =>
-  ({ gte: offset + parseTime(interval.start, false)!, lt: offset + parseTime(interval.end, true)! });
+const secondsRange = (offset: number, interval: { start: string; end: string }): Range => ({ gte: offset + parseTime(interval.start, false)!, lt: offset + parseTime(interval.end, true)! });
 
 /** The index fields of a listing's opening hours (inside `internal`); a listing without any has no ranges and never matches. */
 export function openHoursFields(schedule: OpeningSchedule) {

@@ -24,7 +24,8 @@ export function createOpenZones({ opensearch, names, ttlMs }: { opensearch: Open
   async function fetchZones(country: string): Promise<string[]> {
     const body = { size: 0, track_total_hits: false, aggs: { zones: { terms: { field: OPEN_FIELDS.zone, size: MAX_ZONES } } } };
     const answer = await searchThroughPool<{ aggregations: { zones: { buckets: { key: string }[] } } }>(opensearch, {
-      index: names.listingsAlias(country), body: JSON.stringify(body),
+      index: names.listingsAlias(country),
+      body: JSON.stringify(body),
     });
     const { buckets } = answer.aggregations.zones;
     // A zone this process's time-zone data does not know (written by a newer instance) cannot be

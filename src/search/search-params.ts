@@ -78,8 +78,10 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
   const errors: string[] = [];
   const openAt = openInstant(query, now, errors);
   const page = {
-    limit: query.limit ?? SEARCH_DEFAULTS.limit, offset: query.offset ?? 0,
-    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}), ...(openAt ? { openAt, openKey: query.open_now ? 'now' : openAt.toISOString() } : {}),
+    limit: query.limit ?? SEARCH_DEFAULTS.limit,
+    offset: query.offset ?? 0,
+    ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+    ...(openAt ? { openAt, openKey: query.open_now ? 'now' : openAt.toISOString() } : {}),
   };
   const given = (name: keyof ListingSearchQuery) => query[name] !== undefined;
   // A cursor already says where its page starts (docs/contract.md §16).
@@ -100,7 +102,9 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
     const area = solrArea(query, errors);
     if (errors.length) throw validationError(errors);
     return {
-      kind: 'solr', ...page, ...area,
+      kind: 'solr',
+      ...page,
+      ...area,
       ...(query.what ? { what: query.what } : {}),
       ...(query.where ? { where: query.where } : {}),
       ...(query.category ? { category: query.category } : {}),
@@ -109,12 +113,9 @@ export function parseListingSearch(query: ListingSearchQuery, now: Date = new Da
   }
 
   for (const name of SOLR_ONLY_PARAMS) if (given(name)) errors.push(`${name}: only with solr=true`);
-  const families = (Object.keys(FILTER_FAMILIES) as (keyof typeof FILTER_FAMILIES)[])
-    .filter((family) => FILTER_FAMILIES[family].some(given));
+  const families = (Object.keys(FILTER_FAMILIES) as (keyof typeof FILTER_FAMILIES)[]).filter((family) => FILTER_FAMILIES[family].some(given));
   if (families.length !== 1) {
-    errors.push(families.length === 0
-      ? 'query: give one filter: ids, phone, or street + place + postCode'
-      : `query: filters ${families.join(' and ')} cannot be combined`);
+    errors.push(families.length === 0 ? 'query: give one filter: ids, phone, or street + place + postCode' : `query: filters ${families.join(' and ')} cannot be combined`);
     throw validationError(errors);
   }
 

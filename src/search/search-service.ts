@@ -38,12 +38,7 @@ const FILTER_PATH = 'took,timed_out,hits.total.value,hits.hits.fields,hits.hits.
 /** The bodies this service pages with a cursor: sorted, ending with the listing id. */
 type SortedBody = { from: number; sort: unknown[] } & Record<string, unknown>;
 
-export function createSearchService({ opensearch, names, logger, openZones }: {
-  opensearch: OpenSearchClient;
-  names: IndexNames;
-  logger: Logger;
-  openZones: Pick<OpenZones, 'zonesOf'>;
-}) {
+export function createSearchService({ opensearch, names, logger, openZones }: { opensearch: OpenSearchClient; names: IndexNames; logger: Logger; openZones: Pick<OpenZones, 'zonesOf'> }) {
   // Built now, at start, rather than by the first search that names a word (a fraction of a second).
   categoryLexicon();
   /**
@@ -53,7 +48,9 @@ export function createSearchService({ opensearch, names, logger, openZones }: {
   async function search(country: string, kind: string, body: BodyText, key: string, cursor: boolean) {
     // filter_path leaves out `hits.hits` when nothing matched.
     const result = await searchThroughPool<{ took: number; timed_out: boolean; hits: { total: { value: number }; hits?: Hit[] } }>(opensearch, {
-      index: names.listingsAlias(country), body: body.text, params: { preference: `q${key}`, filter_path: FILTER_PATH },
+      index: names.listingsAlias(country),
+      body: body.text,
+      params: { preference: `q${key}`, filter_path: FILTER_PATH },
     });
     // Debug level: a request writes at most one line at info (src/plugins/request-log.ts).
     logger.debug({ search: kind, country, took: result.took, hits: result.hits.total.value, cursor }, 'opensearch search');

@@ -41,7 +41,10 @@ export function createSuggestService({ opensearch, names, logger }: { opensearch
     async suggest(country: string, request: SuggestRequest): Promise<SuggestResponse> {
       const body = suggestSearchesBody(country, request, { categories: names.categoriesAlias, listings: names.listingsAlias(country) });
       const { responses } = await requestThroughPool<{ responses: [Answer<CategoryHit>, Answer<ListingHit>] }>(opensearch, {
-        path: '/_msearch', body, contentType: 'application/x-ndjson', params: { filter_path: FILTER_PATH },
+        path: '/_msearch',
+        body,
+        contentType: 'application/x-ndjson',
+        params: { filter_path: FILTER_PATH },
       });
       const [categories, listings] = [hitsOf(responses[0]), hitsOf(responses[1])];
       logger.debug({ search: 'suggest', country, took: [responses[0].took, responses[1].took], hits: [categories.length, listings.length] }, 'opensearch search');

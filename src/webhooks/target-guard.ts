@@ -22,12 +22,7 @@ const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'uniqu
  * Such an address is judged as the IPv4 address it carries. NAT64's local-use prefix
  * (64:ff9b:1::/48) embeds it at an operator's chosen length, so it stays refused as a whole.
  */
-const IPV4_EMBEDDING = [
-  ipaddr.parseCIDR('::/96'),
-  ipaddr.parseCIDR('::ffff:0:0/96'),
-  ipaddr.parseCIDR('::ffff:0:0:0/96'),
-  ipaddr.parseCIDR('64:ff9b::/96'),
-] as [ipaddr.IPv6, number][];
+const IPV4_EMBEDDING = [ipaddr.parseCIDR('::/96'), ipaddr.parseCIDR('::ffff:0:0/96'), ipaddr.parseCIDR('::ffff:0:0:0/96'), ipaddr.parseCIDR('64:ff9b::/96')] as [ipaddr.IPv6, number][];
 
 /** The IPv4 address an IPv6 address of IPV4_EMBEDDING carries; undefined for any other. */
 function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
@@ -80,7 +75,10 @@ export function urlRefusal(url: string): string | undefined {
  */
 export class TargetRefusedError extends Error {
   override name = 'TargetRefusedError';
-  constructor(message: string, readonly publicMessage: string = message) {
+  constructor(
+    message: string,
+    readonly publicMessage: string = message,
+  ) {
     super(message);
   }
 }

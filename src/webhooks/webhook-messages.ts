@@ -40,7 +40,12 @@ export interface WebhookMessage {
 /** The body announcing `change`; listing ids are strings, as everywhere in the API. */
 export function changeMessage(id: string, change: Pick<ChangeRow, 'kind' | 'country' | 'listingId' | 'version' | 'at' | 'fields'>): WebhookMessage {
   return {
-    id, type: change.kind, country: change.country, listing_id: String(change.listingId), version: change.version, at: change.at.toISOString(),
+    id,
+    type: change.kind,
+    country: change.country,
+    listing_id: String(change.listingId),
+    version: change.version,
+    at: change.at.toISOString(),
     fields: change.fields,
   };
 }

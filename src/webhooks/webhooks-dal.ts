@@ -27,7 +27,10 @@ export async function lockPartnerForWebhooks(tx: DbOrTx, partnerId: number): Pro
 }
 
 export async function countWebhooks(db: DbOrTx, partnerId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhooks).where(eq(webhooks.partnerId, partnerId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(webhooks)
+    .where(eq(webhooks.partnerId, partnerId));
   return row!.n;
 }
 
@@ -42,20 +45,29 @@ export function listWebhooks(db: DbOrTx, partnerId: number): Promise<WebhookRow[
 
 /** The partner's subscription `id`; another partner's is as absent as one that never existed. */
 export async function findWebhook(db: DbOrTx, partnerId: number, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)));
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)));
   return row;
 }
 
 /** Replaces the settings and makes the subscription active again. */
 export async function replaceWebhook(db: DbOrTx, partnerId: number, id: number, settings: WebhookSettings): Promise<WebhookRow | undefined> {
-  const [row] = await db.update(webhooks).set({ ...settings, status: 'active', disabledAt: null })
-    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning();
+  const [row] = await db
+    .update(webhooks)
+    .set({ ...settings, status: 'active', disabledAt: null })
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)))
+    .returning();
   return row;
 }
 
 /** Deletes the subscription and (by cascade) its deliveries; false when the partner has none with that id. */
 export async function deleteWebhook(db: DbOrTx, partnerId: number, id: number): Promise<boolean> {
-  const rows = await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning({ id: webhooks.id });
+  const rows = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)))
+    .returning({ id: webhooks.id });
   return rows.length > 0;
 }
 
@@ -66,7 +78,9 @@ export type ActiveWebhook = WebhookRow & { partnerRole: Role };
  * revoked partner's receive nothing. The dispatcher reads them once per pass.
  */
 export async function activeWebhooks(db: DbOrTx): Promise<ActiveWebhook[]> {
-  const rows = await db.select({ webhook: webhooks, partnerRole: partners.role }).from(webhooks)
+  const rows = await db
+    .select({ webhook: webhooks, partnerRole: partners.role })
+    .from(webhooks)
     .innerJoin(partners, eq(partners.id, webhooks.partnerId))
     .where(and(eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
   return rows.map((r) => ({ ...r.webhook, partnerRole: r.partnerRole }));
@@ -80,7 +94,9 @@ export type ReceivingWebhook = WebhookRow & { signingSecrets: string[] };
  * A rotated-out secret signs too until its time is up, by the database's clock.
  */
 export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<ReceivingWebhook | undefined> {
-  const [row] = await db.select({ webhook: webhooks, previousValid: sql<boolean>`${webhooks.previousSecretUntil} > now()` }).from(webhooks)
+  const [row] = await db
+    .select({ webhook: webhooks, previousValid: sql<boolean>`${webhooks.previousSecretUntil} > now()` })
+    .from(webhooks)
     .innerJoin(partners, eq(partners.id, webhooks.partnerId))
     .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active'), isNull(partners.revokedAt)));
   if (!row) return undefined;
@@ -94,24 +110,30 @@ export async function findReceivingWebhook(db: DbOrTx, id: number): Promise<Rece
  * such subscription.
  */
 export async function rotateWebhookSecret(db: DbOrTx, partnerId: number, id: number, secret: string, graceMs: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.update(webhooks)
+  const [row] = await db
+    .update(webhooks)
     .set({ secret, previousSecret: sql`${webhooks.secret}`, previousSecretUntil: inMs(graceMs) })
-    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).returning();
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)))
+    .returning();
   return row;
 }
 
 /** Stored secrets (current or previous) still in clear text, written before secrets were sealed. */
 export function findClearSecrets(db: DbOrTx, limit: number): Promise<Pick<WebhookRow, 'id' | 'secret' | 'previousSecret'>[]> {
-  return db.select({ id: webhooks.id, secret: webhooks.secret, previousSecret: webhooks.previousSecret }).from(webhooks)
-    .where(sql`${webhooks.secret} not like ${`${SEALED_PREFIX}%`} or ${webhooks.previousSecret} not like ${`${SEALED_PREFIX}%`}`).orderBy(webhooks.id).limit(limit);
+  return db
+    .select({ id: webhooks.id, secret: webhooks.secret, previousSecret: webhooks.previousSecret })
+    .from(webhooks)
+    .where(sql`${webhooks.secret} not like ${`${SEALED_PREFIX}%`} or ${webhooks.previousSecret} not like ${`${SEALED_PREFIX}%`}`)
+    .orderBy(webhooks.id)
+    .limit(limit);
 }
 
 /** Replaces a clear-text secret by its sealed form, unless it changed meanwhile (a rotation). */
 export async function replaceStoredSecrets(db: DbOrTx, id: number, clear: Pick<WebhookRow, 'secret' | 'previousSecret'>, sealed: Pick<WebhookRow, 'secret' | 'previousSecret'>): Promise<void> {
-  await db.update(webhooks).set(sealed).where(and(
-    eq(webhooks.id, id), eq(webhooks.secret, clear.secret),
-    clear.previousSecret === null ? isNull(webhooks.previousSecret) : eq(webhooks.previousSecret, clear.previousSecret),
-  ));
+  await db
+    .update(webhooks)
+    .set(sealed)
+    .where(and(eq(webhooks.id, id), eq(webhooks.secret, clear.secret), clear.previousSecret === null ? isNull(webhooks.previousSecret) : eq(webhooks.previousSecret, clear.previousSecret)));
 }
 
 // --- Deliveries -----------------------------------------------------------------------------------
@@ -124,8 +146,7 @@ export function insertDeliveries(db: DbOrTx, deliveries: NewDelivery[]): Promise
 
 /** The subscription's deliveries, newest first. */
 export function listDeliveries(db: DbOrTx, webhookId: number, limit: number): Promise<DeliveryRow[]> {
-  return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))
-    .orderBy(desc(webhookDeliveries.id)).limit(limit);
+  return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(desc(webhookDeliveries.id)).limit(limit);
 }
 
 /**
@@ -133,10 +154,13 @@ export function listDeliveries(db: DbOrTx, webhookId: number, limit: number): Pr
  * due first, with their subscription's partner (the worker's caps count per partner).
  */
 export function findDueDeliveries(db: DbOrTx, graceMs: number, limit: number): Promise<(Pick<DeliveryRow, 'id' | 'attempts' | 'webhookId'> & { partnerId: number })[]> {
-  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, webhookId: webhookDeliveries.webhookId, partnerId: webhooks.partnerId })
-    .from(webhookDeliveries).innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+  return db
+    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, webhookId: webhookDeliveries.webhookId, partnerId: webhooks.partnerId })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .where(and(eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.nextAttemptAt, inMs(-graceMs))))
-    .orderBy(webhookDeliveries.nextAttemptAt).limit(limit);
+    .orderBy(webhookDeliveries.nextAttemptAt)
+    .limit(limit);
 }
 
 /** Clock skew between Redis's delay and PostgreSQL's clock that a delayed job may run early by. */
@@ -149,14 +173,13 @@ const EARLY_TOLERANCE_MS = 1000;
  * already made: the job is a duplicate and does nothing.
  */
 export async function claimAttempt(db: DbOrTx, deliveryId: number, attempt: number, leaseMs: number): Promise<DeliveryRow | undefined> {
-  const [row] = await db.update(webhookDeliveries)
+  const [row] = await db
+    .update(webhookDeliveries)
     .set({ nextAttemptAt: inMs(leaseMs) })
-    .where(and(
-      eq(webhookDeliveries.id, deliveryId),
-      eq(webhookDeliveries.status, 'pending'),
-      eq(webhookDeliveries.attempts, attempt - 1),
-      lte(webhookDeliveries.nextAttemptAt, inMs(EARLY_TOLERANCE_MS)),
-    )).returning();
+    .where(
+      and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, attempt - 1), lte(webhookDeliveries.nextAttemptAt, inMs(EARLY_TOLERANCE_MS))),
+    )
+    .returning();
   return row;
 }
 
@@ -166,18 +189,16 @@ export async function claimAttempt(db: DbOrTx, deliveryId: number, attempt: numb
  * first result written counts and the other changes nothing (no attempt counted twice, no
  * delivered delivery turned failed).
  */
-const stillAttempt = (deliveryId: number, attempt: number) =>
-  and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, attempt - 1));
+const stillAttempt = (deliveryId: number, attempt: number) => and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, attempt - 1));
 
 export async function markDelivered(db: DbOrTx, deliveryId: number, attempt: number, statusCode: number): Promise<void> {
-  await db.update(webhookDeliveries)
-    .set({ status: 'delivered', attempts: attempt, lastStatusCode: statusCode, deliveredAt: sql`now()` })
-    .where(stillAttempt(deliveryId, attempt));
+  await db.update(webhookDeliveries).set({ status: 'delivered', attempts: attempt, lastStatusCode: statusCode, deliveredAt: sql`now()` }).where(stillAttempt(deliveryId, attempt));
 }
 
 /** Counts a failed attempt and sets when the next one is due. */
 export async function scheduleRetry(db: DbOrTx, deliveryId: number, attempt: number, statusCode: number | null, delayMs: number): Promise<void> {
-  await db.update(webhookDeliveries)
+  await db
+    .update(webhookDeliveries)
     .set({ attempts: attempt, lastStatusCode: statusCode, nextAttemptAt: inMs(delayMs) })
     .where(stillAttempt(deliveryId, attempt));
 }
@@ -185,9 +206,11 @@ export async function scheduleRetry(db: DbOrTx, deliveryId: number, attempt: num
 /** The last attempt failed: the delivery has failed and its subscription is disabled, in one transaction. */
 export async function failAndDisable(db: Db, delivery: Pick<DeliveryRow, 'id' | 'webhookId'>, attempt: number, statusCode: number | null): Promise<void> {
   await db.transaction(async (tx) => {
-    const failed = await tx.update(webhookDeliveries)
+    const failed = await tx
+      .update(webhookDeliveries)
       .set({ status: 'failed', attempts: attempt, lastStatusCode: statusCode })
-      .where(stillAttempt(delivery.id, attempt)).returning({ id: webhookDeliveries.id });
+      .where(stillAttempt(delivery.id, attempt))
+      .returning({ id: webhookDeliveries.id });
     if (failed.length === 0) return; // another run of this attempt wrote its outcome first
     await disableWebhook(tx, delivery.webhookId);
   });
@@ -198,31 +221,43 @@ export async function failAndDisable(db: Db, delivery: Pick<DeliveryRow, 'id' | 
  * PUT re-enables it for new changes only.
  */
 export async function disableWebhook(tx: DbOrTx, webhookId: number): Promise<void> {
-  await tx.update(webhooks).set({ status: 'disabled', disabledAt: sql`now()` })
+  await tx
+    .update(webhooks)
+    .set({ status: 'disabled', disabledAt: sql`now()` })
     .where(and(eq(webhooks.id, webhookId), ne(webhooks.status, 'disabled')));
-  await tx.update(webhookDeliveries).set({ status: 'failed' })
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'failed' })
     .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
 }
 
 /** Gives up a delivery without an attempt (its subscription is disabled). */
 export async function abandonDelivery(db: DbOrTx, deliveryId: number): Promise<void> {
-  await db.update(webhookDeliveries).set({ status: 'failed' }).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+  await db
+    .update(webhookDeliveries)
+    .set({ status: 'failed' })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
 }
 
 /** The partner's subscription `id`, locked until the transaction ends; undefined when it has none. */
 export async function lockOwnedWebhook(tx: DbOrTx, partnerId: number, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await tx.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId))).for('update');
+  const [row] = await tx
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.partnerId, partnerId)))
+    .for('update');
   return row;
 }
 
 /** The subscription's pings asked for in the last `windowMs`, and the age in ms of the oldest of them. */
 export async function recentPings(db: DbOrTx, webhookId: number, windowMs: number): Promise<{ count: number; oldestAgeMs: number }> {
-  const [row] = await db.select({
-    count: sql<number>`count(*)`.mapWith(Number),
-    oldestAgeMs: sql<number>`coalesce(extract(epoch from now() - min(${webhookDeliveries.createdAt})) * 1000, 0)`.mapWith(Number),
-  }).from(webhookDeliveries).where(and(
-    eq(webhookDeliveries.webhookId, webhookId), isNull(webhookDeliveries.changeId), sql`${webhookDeliveries.createdAt} > ${inMs(-windowMs)}`,
-  ));
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      oldestAgeMs: sql<number>`coalesce(extract(epoch from now() - min(${webhookDeliveries.createdAt})) * 1000, 0)`.mapWith(Number),
+    })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), isNull(webhookDeliveries.changeId), sql`${webhookDeliveries.createdAt} > ${inMs(-windowMs)}`));
   return row!;
 }
 
@@ -231,11 +266,17 @@ export async function recentPings(db: DbOrTx, webhookId: number, windowMs: numbe
  * until sent); returns how many. Walks at most `keep` entries of the subscription's index.
  */
 export async function pruneDeliveries(db: DbOrTx, webhookId: number, keep: number): Promise<number> {
-  const oldestKept = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))
-    .orderBy(desc(webhookDeliveries.id)).offset(keep - 1).limit(1);
-  const rows = await db.delete(webhookDeliveries).where(and(
-    eq(webhookDeliveries.webhookId, webhookId), ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.id, oldestKept),
-  )).returning({ id: webhookDeliveries.id });
+  const oldestKept = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.id))
+    .offset(keep - 1)
+    .limit(1);
+  const rows = await db
+    .delete(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.id, oldestKept)))
+    .returning({ id: webhookDeliveries.id });
   return rows.length;
 }
 
@@ -246,8 +287,11 @@ export async function allWebhookIds(db: DbOrTx): Promise<number[]> {
 
 /** Deletes up to `limit` finished deliveries created before `before`; returns how many. */
 export async function purgeFinishedDeliveries(db: DbOrTx, before: Date, limit: number): Promise<number> {
-  const old = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.status, ['delivered', 'failed']), lt(webhookDeliveries.createdAt, before))).limit(limit);
+  const old = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.status, ['delivered', 'failed']), lt(webhookDeliveries.createdAt, before)))
+    .limit(limit);
   const rows = await db.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, old)).returning({ id: webhookDeliveries.id });
   return rows.length;
 }
@@ -258,8 +302,7 @@ const DISPATCH_STATE_ID = 1;
 
 /** The dispatch position's row, locked until the transaction ends; undefined before the first pass. */
 async function lockedDispatchRow(tx: DbOrTx): Promise<{ lastSeq: number } | undefined> {
-  const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState)
-    .where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
+  const [row] = await tx.select({ lastSeq: webhookDispatchState.lastSeq }).from(webhookDispatchState).where(eq(webhookDispatchState.id, DISPATCH_STATE_ID)).for('update');
   return row;
 }
 

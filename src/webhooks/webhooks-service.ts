@@ -9,8 +9,22 @@ import { checkTarget, TargetRefusedError, type ResolveHost, type TargetPolicy } 
 import { newMessageId, pingMessage } from './webhook-messages.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import {
-  countWebhooks, deleteWebhook, findWebhook, insertDeliveries, insertWebhook, listDeliveries, listWebhooks,
-  lockOwnedWebhook, lockPartnerForWebhooks, pruneDeliveries, recentPings, replaceWebhook, rotateWebhookSecret, type DeliveryRow, type WebhookRow, type WebhookSettings,
+  countWebhooks,
+  deleteWebhook,
+  findWebhook,
+  insertDeliveries,
+  insertWebhook,
+  listDeliveries,
+  listWebhooks,
+  lockOwnedWebhook,
+  lockPartnerForWebhooks,
+  pruneDeliveries,
+  recentPings,
+  replaceWebhook,
+  rotateWebhookSecret,
+  type DeliveryRow,
+  type WebhookRow,
+  type WebhookSettings,
 } from './webhooks-dal.js';
 
 export const WEBHOOKS_PER_PARTNER = 10;
@@ -33,13 +47,24 @@ const PING_WINDOW_MS = 60_000;
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 const view = (row: WebhookRow): Webhook => ({
-  id: String(row.id), url: row.url, events: row.events, countries: row.countries, scope: row.scope, status: row.status,
+  id: String(row.id),
+  url: row.url,
+  events: row.events,
+  countries: row.countries,
+  scope: row.scope,
+  status: row.status,
   created_at: row.createdAt.toISOString(),
 });
 
 const deliveryView = (row: DeliveryRow): Delivery => ({
-  id: row.publicId, type: row.type, status: row.status, attempts: row.attempts, last_status_code: row.lastStatusCode,
-  at: row.at.toISOString(), listing_id: row.listingId === null ? null : String(row.listingId), version: row.version,
+  id: row.publicId,
+  type: row.type,
+  status: row.status,
+  attempts: row.attempts,
+  last_status_code: row.lastStatusCode,
+  at: row.at.toISOString(),
+  listing_id: row.listingId === null ? null : String(row.listingId),
+  version: row.version,
   next_attempt_at: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
 });
 
@@ -119,10 +144,19 @@ export function createWebhooksService({ db, countries, policy, resolve, secrets,
         }
         const publicId = newMessageId();
         const message = pingMessage(publicId, new Date());
-        await insertDeliveries(tx, [{
-          publicId, webhookId: webhook.id, changeId: null, type: message.type, country: null, listingId: null, version: null,
-          at: new Date(message.at), payload: JSON.stringify(message),
-        }]);
+        await insertDeliveries(tx, [
+          {
+            publicId,
+            webhookId: webhook.id,
+            changeId: null,
+            type: message.type,
+            country: null,
+            listingId: null,
+            version: null,
+            at: new Date(message.at),
+            payload: JSON.stringify(message),
+          },
+        ]);
         await pruneDeliveries(tx, webhook.id, limits.deliveriesKept);
         return { id: publicId };
       });

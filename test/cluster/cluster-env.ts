@@ -21,7 +21,10 @@ export async function stack(...args: string[]): Promise<void> {
  * per-key limit out of the way of the write stream.
  */
 export const processEnv = (name: string): Record<string, string> => ({
-  QUEUE_PREFIX: `${name}-${runId}`, RATE_LIMIT_MAX: '1000000', RELAY_INTERVAL_MS: '500', RELAY_GRACE_MS: '1000',
+  QUEUE_PREFIX: `${name}-${runId}`,
+  RATE_LIMIT_MAX: '1000000',
+  RELAY_INTERVAL_MS: '500',
+  RELAY_GRACE_MS: '1000',
 });
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

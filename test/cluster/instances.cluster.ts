@@ -18,10 +18,7 @@ const urls = API_PORTS.map((port) => `http://127.0.0.1:${port}`);
 
 const env = processEnv('instances');
 const { deps, partner } = await build(t, { config: { QUEUE_PREFIX: env.QUEUE_PREFIX! } });
-const procs: Proc[] = await Promise.all([
-  ...API_PORTS.map((port) => startApiProcess(port, env)),
-  ...INDEXER_PORTS.map((port) => startIndexerProcess(port, env)),
-]);
+const procs: Proc[] = await Promise.all([...API_PORTS.map((port) => startApiProcess(port, env)), ...INDEXER_PORTS.map((port) => startIndexerProcess(port, env))]);
 t.teardown(async () => {
   await Promise.all(procs.map((p) => p.stop()));
 });
@@ -35,8 +32,7 @@ async function postWithKey(baseUrl: string, auth: Record<string, string>, key: s
   }
 }
 
-const countByName = async (name: string) =>
-  (await deps.database.pool.query<{ n: number }>('select count(*)::int as n from listings where name = $1', [name])).rows[0]!.n;
+const countByName = async (name: string) => (await deps.database.pool.query<{ n: number }>('select count(*)::int as n from listings where name = $1', [name])).rows[0]!.n;
 
 t.test('an Idempotency-Key sent to one instance and then to the other creates one listing', async (t) => {
   const { auth } = await partner();
@@ -58,7 +54,10 @@ t.test('the same Idempotency-Key sent to both instances at once creates one list
   const key = randomUUID();
   const body = listingInput({ name: `Gleichzeitig ${randomUUID().slice(0, 8)}` });
   const answers = await Promise.all(urls.map((url) => postWithKey(url, auth, key, body)));
-  t.same(answers.map((a) => a.status), [201, 201]);
+  t.same(
+    answers.map((a) => a.status),
+    [201, 201],
+  );
   t.equal(answers[0]!.json().id, answers[1]!.json().id, 'both answer the same listing');
   t.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 1, 'one created it, the other replayed it');
   t.equal(await countByName(body.name), 1, 'one listing in PostgreSQL');
@@ -79,8 +78,7 @@ t.test('the per-key limit counts the requests of both instances together', async
   // §11.) The count is read in Redis, as a request would add a hit.
   const counterKey = keyCounterName(env.QUEUE_PREFIX!, hashApiKey(auth.authorization.slice('Bearer '.length)));
   let sent = 0;
-  const synced = () =>
-    eventually(async () => (Number(await deps.redis.get(counterKey)) >= sent ? true : undefined), 10_000, `the shared count to reach ${sent}`);
+  const synced = () => eventually(async () => (Number(await deps.redis.get(counterKey)) >= sent ? true : undefined), 10_000, `the shared count to reach ${sent}`);
   const statuses = async (url: string, n: number) => {
     const answers = [];
     for (let i = 0; i < n; i++) {
@@ -90,9 +88,17 @@ t.test('the per-key limit counts the requests of both instances together', async
     }
     return answers;
   };
-  t.same((await statuses(a, 6)).map((r) => r.status), [404, 404, 404, 404, 404, 404], 'six requests on the first instance');
+  t.same(
+    (await statuses(a, 6)).map((r) => r.status),
+    [404, 404, 404, 404, 404, 404],
+    'six requests on the first instance',
+  );
   const onB = await statuses(b, 6);
-  t.same(onB.map((r) => r.status), [404, 404, 404, 404, 429, 429], 'the other instance allows only the remaining four');
+  t.same(
+    onB.map((r) => r.status),
+    [404, 404, 404, 404, 429, 429],
+    'the other instance allows only the remaining four',
+  );
   t.equal(onB[5]!.json().type, 'rate_limited');
   t.ok(Number(onB[5]!.headers.get('retry-after')) >= 1, 'with Retry-After');
   // The first instance last heard the shared count after its own sixth request: its next request

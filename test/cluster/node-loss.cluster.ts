@@ -75,7 +75,10 @@ t.test('node 3 stops and returns while 20 writes/s and searches go on: nothing a
   let writesWhileDown = 0;
   const started = Date.now();
   const { expected, retries } = await writeStream({
-    baseUrl: () => baseUrl, auth, total: WRITES, country,
+    baseUrl: () => baseUrl,
+    auth,
+    total: WRITES,
+    country,
     onProgress: async (done) => {
       if (done === 100) outage = loseNode();
       if (nodeDown) writesWhileDown++;

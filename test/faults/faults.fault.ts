@@ -25,17 +25,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A Redis of the test's own, so that stopping it never touches the machine's shared one. */
 function redisServer() {
   const child = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return { child, async stop() { const exited = once(child, 'exit'); child.kill('SIGTERM'); await exited; } };
+  return {
+    child,
+    async stop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 let redis = redisServer();
 await sleep(300);
 const env = {
-  REDIS_URL, QUEUE_PREFIX: `faults-${randomUUID().slice(0, 6)}`, RELAY_INTERVAL_MS: '500', RELAY_GRACE_MS: '1000', AUTH_CACHE_MS: '60000',
+  REDIS_URL,
+  QUEUE_PREFIX: `faults-${randomUUID().slice(0, 6)}`,
+  RELAY_INTERVAL_MS: '500',
+  RELAY_GRACE_MS: '1000',
+  AUTH_CACHE_MS: '60000',
   // The receiver listens on 127.0.0.1; the retries add up to 38.5 s, so no outage here exhausts
   // them and disables the subscription.
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '500,1000,2000,5000,5000,5000,5000,5000,5000,5000',
-  WEBHOOK_SWEEP_GRACE_MS: '1000', WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '500,1000,2000,5000,5000,5000,5000,5000,5000,5000',
+  WEBHOOK_SWEEP_GRACE_MS: '1000',
+  WEBHOOK_DISPATCH_INTERVAL_MS: '100',
   // The writers share one key: at the default 1 200 requests a minute the limiter, not the fault,
   // set the pace (10 000 writes took over 8 minutes, clients asleep on 429 when a fault struck).
   RATE_LIMIT_MAX: '100000000',
@@ -46,7 +59,10 @@ const baseUrl = () => `http://127.0.0.1:${API_PORT}`;
 
 /** Every API and indexer process the scenarios started: the teardown stops any still running. */
 const started: Proc[] = [];
-const tracked = (proc: Proc) => { started.push(proc); return proc; };
+const tracked = (proc: Proc) => {
+  started.push(proc);
+  return proc;
+};
 const startApi = async () => tracked(await startApiProcess(API_PORT, env));
 const startIndexer = async (extra: Record<string, string> = {}) => tracked(await startIndexerProcess(INDEXER_PORT, { ...env, ...extra }));
 
@@ -62,12 +78,15 @@ t.teardown(async () => {
 // Teardowns run last first: the subscription goes before the receiver closes and the processes stop.
 const hooks = await receiver(t);
 const created = await fetch(`${baseUrl()}/webhooks`, {
-  method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
   body: JSON.stringify({ url: hooks.url, events: ['*'], countries: [country], scope: 'all' }),
 });
 if (created.status !== 201) throw new Error(`POST /webhooks: ${created.status} ${await created.text()}`);
-const webhook = await created.json() as { id: string };
-t.teardown(async () => { await deps.database.pool.query('delete from webhooks where id = $1', [webhook.id]); });
+const webhook = (await created.json()) as { id: string };
+t.teardown(async () => {
+  await deps.database.pool.query('delete from webhooks where id = $1', [webhook.id]);
+});
 
 async function run(t: Test, fault: (done: number) => Promise<void> | void) {
   const { expected, retries } = await writeStream({ baseUrl, auth, total: WRITES, country, onProgress: fault });
@@ -136,10 +155,12 @@ t.test('4. jobs are delivered twice and out of order', async (t) => {
     const rows = await deps.database.pool.query<{ id: number }>('select id from listings where country = $1 order by id desc limit 20', [country]);
     recent.splice(0, recent.length, ...rows.rows.map((r) => Number(r.id)));
     // Stale versions, duplicates and delays: every one must be refused or harmless.
-    await queue.addBulk(recent.slice(0, 5).flatMap((listingId) => [
-      { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `dup-${randomUUID()}` } },
-      { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `late-${randomUUID()}`, delay: 1500 } },
-    ]));
+    await queue.addBulk(
+      recent.slice(0, 5).flatMap((listingId) => [
+        { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `dup-${randomUUID()}` } },
+        { name: SYNC_LISTING_JOB, data: { listingId, country, version: 1 }, opts: { jobId: `late-${randomUUID()}`, delay: 1500 } },
+      ]),
+    );
   });
 });
 
@@ -150,7 +171,14 @@ t.test('5. the API is killed with SIGKILL mid-stream and the client retries what
       await dying;
       // Restarted in the background while the clients retry; a failed start must fail the test,
       // not leave the clients retrying against a dead port until the time limit.
-      setTimeout(() => { startApi().then((next) => { api = next; }, (err: Error) => t.fail(`the API did not restart: ${err.message}`)); }, 500);
+      setTimeout(() => {
+        startApi().then(
+          (next) => {
+            api = next;
+          },
+          (err: Error) => t.fail(`the API did not restart: ${err.message}`),
+        );
+      }, 500);
     }
   });
 });

@@ -25,23 +25,27 @@ export interface Expected {
  * writes stay in order and the expected state is exact; `onProgress` sees the total so far.
  */
 export async function writeStream(opts: {
-  baseUrl: () => string; auth: Record<string, string>; total: number; country: string; concurrency?: number;
+  baseUrl: () => string;
+  auth: Record<string, string>;
+  total: number;
+  country: string;
+  concurrency?: number;
   onProgress?: (done: number) => Promise<void> | void;
 }) {
   const concurrency = opts.concurrency ?? 4;
   let done = 0;
-  const clients = await Promise.all(Array.from({ length: concurrency }, (_, c) =>
-    clientStream({ ...opts, total: Math.floor(opts.total / concurrency) + (c < opts.total % concurrency ? 1 : 0), onWrite: () => opts.onProgress?.(++done) })));
+  const clients = await Promise.all(
+    Array.from({ length: concurrency }, (_, c) =>
+      clientStream({ ...opts, total: Math.floor(opts.total / concurrency) + (c < opts.total % concurrency ? 1 : 0), onWrite: () => opts.onProgress?.(++done) }),
+    ),
+  );
   return {
     expected: new Map(clients.flatMap((c) => [...c.expected])),
     retries: clients.reduce((n, c) => n + c.retries, 0),
   };
 }
 
-async function clientStream(opts: {
-  baseUrl: () => string; auth: Record<string, string>; total: number; country: string;
-  onWrite: () => Promise<void> | void;
-}) {
+async function clientStream(opts: { baseUrl: () => string; auth: Record<string, string>; total: number; country: string; onWrite: () => Promise<void> | void }) {
   const expected = new Map<string, Expected>();
   const live = () => [...expected.entries()].filter(([, e]) => !e.deleted).map(([id]) => id);
   let retries = 0;
@@ -50,7 +54,9 @@ async function clientStream(opts: {
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await fetch(`${opts.baseUrl()}/${opts.country}/listings${path}`, {
-          method, headers: { ...opts.auth, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body ? { body: JSON.stringify(body) } : {}),
+          method,
+          headers: { ...opts.auth, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
           signal: AbortSignal.timeout(10_000),
         });
         if (res.status < 300 || (attempt > 0 && method === 'DELETE' && res.status === 404)) return res;
@@ -74,7 +80,7 @@ async function clientStream(opts: {
     if (roll < 0.35) {
       const name = `Fault ${randomUUID().slice(0, 8)}`;
       const res = await send('POST', '', listingInput({ name, categories: [{ id: 'shop/bakery' }] }), { 'idempotency-key': randomUUID() });
-      expected.set((await res.json() as { id: string }).id, { deleted: false, suppressed: false, name });
+      expected.set(((await res.json()) as { id: string }).id, { deleted: false, suppressed: false, name });
     } else if (roll < 0.6) {
       const name = `Fault ${randomUUID().slice(0, 8)}`;
       await send('PUT', `/${id}`, listingInput({ name, categories: [{ id: 'shop/bakery' }] }));
@@ -96,10 +102,14 @@ async function clientStream(opts: {
 
 /** Waits until the outbox has no pending event, then checks the index against PostgreSQL and the client's view. */
 export async function assertConverged(deps: ApiDeps, country: string, expected: Map<string, Expected>) {
-  await eventually(async () => {
-    const [row] = await deps.database.db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt));
-    return row!.n === 0 ? true : undefined;
-  }, 120_000, 'the outbox to drain');
+  await eventually(
+    async () => {
+      const [row] = await deps.database.db.select({ n: count() }).from(outbox).where(isNull(outbox.processedAt));
+      return row!.n === 0 ? true : undefined;
+    },
+    120_000,
+    'the outbox to drain',
+  );
   const { differences } = await reconcileCountry({ db: deps.database.db, opensearch: deps.opensearch, names }, country);
   const wrong: string[] = [];
   for (const [id, e] of expected) {
@@ -160,10 +170,16 @@ export async function assertNothingLost(t: Test, deps: ApiDeps, country: string,
 export async function assertWebhooksDelivered(t: Test, deps: ApiDeps, webhookId: string, received: Received[]) {
   const pool = deps.database.pool;
   // Every write of the scenario has committed: its changes are at or below the newest id now.
-  const { rows: [last] } = await pool.query<{ id: string }>('select coalesce(max(id), 0) as id from listing_changes');
+  const {
+    rows: [last],
+  } = await pool.query<{ id: string }>('select coalesce(max(id), 0) as id from listing_changes');
   const throughId = last!.id;
-  const { changes, deliveries } = await eventually(async () => {
-    const { rows: [matched] } = await pool.query<{ changes: number; undispatched: number }>(`
+  const { changes, deliveries } = await eventually(
+    async () => {
+      const {
+        rows: [matched],
+      } = await pool.query<{ changes: number; undispatched: number }>(
+        `
       with subscription as (
         select w.*, p.role from webhooks w join partners p on p.id = w.partner_id where w.id = $1
       ), matched as (
@@ -175,18 +191,22 @@ export async function assertWebhooksDelivered(t: Test, deps: ApiDeps, webhookId:
       )
       select count(*)::int as changes,
         count(*) filter (where seq is null or seq > coalesce((select last_seq from webhook_dispatch_state where id = 1), 0))::int as undispatched
-      from matched`, [webhookId, throughId]);
-    const { rows } = await pool.query<{ public_id: string; status: string }>(
-      'select public_id, status from webhook_deliveries where webhook_id = $1 and change_id <= $2', [webhookId, throughId]);
-    if (matched!.undispatched > 0 || rows.some((r) => r.status === 'pending')) return undefined;
-    return { changes: matched!.changes, deliveries: rows };
-  }, 60_000, 'every webhook delivery to be fanned out and finished');
+      from matched`,
+        [webhookId, throughId],
+      );
+      const { rows } = await pool.query<{ public_id: string; status: string }>('select public_id, status from webhook_deliveries where webhook_id = $1 and change_id <= $2', [webhookId, throughId]);
+      if (matched!.undispatched > 0 || rows.some((r) => r.status === 'pending')) return undefined;
+      return { changes: matched!.changes, deliveries: rows };
+    },
+    60_000,
+    'every webhook delivery to be fanned out and finished',
+  );
   const ids = new Set(deliveries.map((d) => d.public_id));
   const arrivals = received.filter((r) => ids.has(r.message.id));
   const notDelivered = deliveries.filter((d) => d.status !== 'delivered').map((d) => `${d.public_id}: ${d.status}`);
   const arrived = new Set(arrivals.map((r) => r.message.id));
   const missing = [...ids].filter((id) => !arrived.has(id));
-  t.ok(changes > 0, 'the subscription matched the scenario\'s changes (a check of nothing would pass)');
+  t.ok(changes > 0, "the subscription matched the scenario's changes (a check of nothing would pass)");
   t.equal(deliveries.length, changes, `the dispatcher fanned every matching change out once (${changes} changes so far)`);
   t.same(notDelivered.slice(0, 20), [], `every delivery is delivered (${notDelivered.length} are not)`);
   t.same(missing.slice(0, 20), [], `the receiver got every message (${missing.length} missing, ${arrivals.length - arrived.size} duplicates so far)`);

@@ -22,7 +22,10 @@ const { deps, partner } = await build(t, { config: { QUEUE_PREFIX: env.QUEUE_PRE
 const { id: partnerId, auth } = await partner();
 
 const started: Proc[] = [];
-const tracked = (proc: Proc) => { started.push(proc); return proc; };
+const tracked = (proc: Proc) => {
+  started.push(proc);
+  return proc;
+};
 const startIndexer = async () => tracked(await startIndexerProcess(INDEXER_PORT, env));
 tracked(await startApiProcess(API_PORT, env));
 let indexer = await startIndexer();
@@ -78,14 +81,19 @@ t.test('a job whose runner is killed twice ends done, with every line applied an
   t.same(wrongLines.slice(0, 20), [], `every line number 1..${ITEMS} is recorded exactly once (${wrongLines.length} are not)`);
   t.equal(ids.size, ITEMS, 'every line names a listing of its own');
 
-  const { rows: [owned] } = await deps.database.pool.query<{ listings: number; mappings: number }>(
+  const {
+    rows: [owned],
+  } = await deps.database.pool.query<{ listings: number; mappings: number }>(
     `select (select count(*)::int from listings where created_by = $1) as listings,
-            (select count(*)::int from mappings where partner_id = $1) as mappings`, [partnerId]);
+            (select count(*)::int from mappings where partner_id = $1) as mappings`,
+    [partnerId],
+  );
   t.same(owned, { listings: ITEMS, mappings: ITEMS }, 'no line was applied twice: one listing and one mapping per line');
 
   const { rows: changes } = await deps.database.pool.query<{ listing_id: string; n: number; kinds: string[] }>(
     `select listing_id, count(*)::int as n, array_agg(kind) as kinds from listing_changes where listing_id = any($1::bigint[]) group by listing_id`,
-    [[...ids.keys()]]);
+    [[...ids.keys()]],
+  );
   const notOnce = changes.filter((c) => c.n !== 1 || c.kinds[0] !== 'created');
   t.equal(changes.length, ITEMS, 'every created listing is in the change feed');
   t.same(notOnce.slice(0, 20), [], `the feed holds exactly one change, created, per listing (${notOnce.length} do not)`);

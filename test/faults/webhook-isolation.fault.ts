@@ -79,7 +79,9 @@ async function subscribe(owner: Owner, url: string): Promise<number> {
 
 /** True once every committed change has its feed position and is fanned out into deliveries. */
 async function dispatchedAll(): Promise<true | undefined> {
-  const { rows: [row] } = await pool.query<{ done: boolean }>(`
+  const {
+    rows: [row],
+  } = await pool.query<{ done: boolean }>(`
     select not exists (select 1 from listing_changes where seq is null)
       and coalesce((select max(seq) from listing_changes), 0) <= coalesce((select last_seq from webhook_dispatch_state where id = 1), 0) as done`);
   return row!.done || undefined;
@@ -88,7 +90,9 @@ async function dispatchedAll(): Promise<true | undefined> {
 /** The scenario's deliveries to `webhookIds`, with the time each change was made. */
 async function deliveriesTo(webhookIds: number[]) {
   const { rows } = await pool.query<{ public_id: string; at: Date; status: string; attempts: number }>(
-    'select public_id, at, status, attempts from webhook_deliveries where webhook_id = any($1::bigint[]) and change_id is not null', [webhookIds]);
+    'select public_id, at, status, attempts from webhook_deliveries where webhook_id = any($1::bigint[]) and change_id is not null',
+    [webhookIds],
+  );
   return rows;
 }
 
@@ -105,14 +109,20 @@ async function scenario(t: Test, caps: { perSubscription: number; perPartner: nu
   const aHooks: number[] = [];
   for (let i = 1; i <= A_SUBSCRIPTIONS; i++) aHooks.push(await subscribe(a, `${hole.url}/a${i}`));
   const bHook = await subscribe(b, rx.url);
-  t.teardown(async () => { await pool.query('delete from webhooks where partner_id = any($1::bigint[])', [[a.id, b.id]]); });
+  t.teardown(async () => {
+    await pool.query('delete from webhooks where partner_id = any($1::bigint[])', [[a.id, b.id]]);
+  });
 
   // A queue of its own under the suite's prefix (scripts/test.sh clears it on the next run).
   const indexer = await startIndexerProcess(INDEXER_PORT, {
     QUEUE_PREFIX: `${config.QUEUE_PREFIX}-isolation-${randomUUID().slice(0, 6)}`,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-    WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: String(caps.perSubscription), WEBHOOK_CONCURRENCY_PER_PARTNER: String(caps.perPartner),
-    WEBHOOK_DISPATCH_INTERVAL_MS: '100', CHANGE_SEQUENCER_INTERVAL_MS: '100',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: String(caps.perSubscription),
+    WEBHOOK_CONCURRENCY_PER_PARTNER: String(caps.perPartner),
+    WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+    CHANGE_SEQUENCER_INTERVAL_MS: '100',
   });
   // Killed: a graceful stop would wait out the attempts still hanging on the black hole.
   t.teardown(() => indexer.stop('SIGKILL'));
@@ -124,7 +134,7 @@ async function scenario(t: Test, caps: { perSubscription: number; perPartner: nu
     if (res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}: ${res.body}`);
     await sleep(100);
   }
-  await eventually(dispatchedAll, 30_000, 'the scenario\'s changes to be fanned out');
+  await eventually(dispatchedAll, 30_000, "the scenario's changes to be fanned out");
   const bDeliveries = await deliveriesTo([bHook]);
   t.ok(bDeliveries.length >= CHANGES, `every change has a delivery to B (${bDeliveries.length})`);
   /** Each B delivery's lag from its change to its (first) arrival; undefined for one not arrived yet. */
@@ -139,16 +149,20 @@ async function scenario(t: Test, caps: { perSubscription: number; perPartner: nu
   return { hole, aHooks, bHook, bDeliveries, lags, firstChange: Math.min(...bDeliveries.map((d) => d.at.getTime())) };
 }
 
-t.test('a partner whose receivers never answer delays only its own deliveries: another partner\'s arrive with their usual lag', async (t) => {
+t.test("a partner whose receivers never answer delays only its own deliveries: another partner's arrive with their usual lag", async (t) => {
   const caps = { perSubscription: 2, perPartner: 4 };
   const { hole, aHooks, bHook, lags, firstChange } = await scenario(t, caps);
-  const all = await eventually(async () => {
-    const measured = lags();
-    return measured.every((lag) => lag !== undefined) ? measured as number[] : undefined;
-  }, 30_000, 'every B delivery to arrive');
+  const all = await eventually(
+    async () => {
+      const measured = lags();
+      return measured.every((lag) => lag !== undefined) ? (measured as number[]) : undefined;
+    },
+    30_000,
+    'every B delivery to arrive',
+  );
   const slowest = Math.max(...all);
   t.ok(slowest <= LAG_LIMIT_MS, `every B delivery arrived within ${LAG_LIMIT_MS} ms of its change (slowest ${slowest} ms, ${all.length} deliveries)`);
-  t.same([...new Set((await deliveriesTo([bHook])).map((d) => d.status))], ['delivered'], 'B\'s deliveries are all delivered');
+  t.same([...new Set((await deliveriesTo([bHook])).map((d) => d.status))], ['delivered'], "B's deliveries are all delivered");
 
   // A stays stuck within its caps. Its first round of attempts times out after TIMEOUT_MS and the
   // waiting deliveries take the freed slots; meanwhile each waiting one was put back several times.
@@ -159,11 +173,11 @@ t.test('a partner whose receivers never answer delays only its own deliveries: a
   const attempts = aDeliveries.reduce((n, d) => n + d.attempts, 0);
   const finished = hole.stats.accepted - hole.stats.open;
   t.ok(aDeliveries.length >= A_SUBSCRIPTIONS * CHANGES, `every change has a delivery to each of A's subscriptions (${aDeliveries.length})`);
-  t.equal(aDeliveries.filter((d) => d.status === 'delivered').length, 0, 'none of A\'s deliveries arrived');
-  t.ok(aDeliveries.filter((d) => d.status === 'pending').length > caps.perPartner, 'A\'s deliveries wait, pending');
+  t.equal(aDeliveries.filter((d) => d.status === 'delivered').length, 0, "none of A's deliveries arrived");
+  t.ok(aDeliveries.filter((d) => d.status === 'pending').length > caps.perPartner, "A's deliveries wait, pending");
   t.ok(attempts > 0 && attempts <= finished, `A's deliveries count only the attempts its receivers saw end (${attempts} counted, ${finished} ended): being put back at the cap is no attempt`);
   const { rows: active } = await pool.query("select id from webhooks where id = any($1::bigint[]) and status = 'active'", [aHooks]);
-  t.equal(active.length, A_SUBSCRIPTIONS, 'A\'s subscriptions stay active');
+  t.equal(active.length, A_SUBSCRIPTIONS, "A's subscriptions stay active");
 });
 
 t.test('with the caps lifted to WEBHOOK_CONCURRENCY, as before them, the same receivers hold every slot and delay the other partner', async (t) => {

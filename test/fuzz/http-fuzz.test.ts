@@ -27,27 +27,35 @@ const admin = await partner('admin');
 
 // Rows for the requests to reach: listings of the caller and of another partner, a deleted one,
 // an image and a review.
-const create = async (auth: Record<string, string>) =>
-  (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json().id as string;
+const create = async (auth: Record<string, string>) => (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json().id as string;
 const ownIds = [await create(own.auth), await create(own.auth)];
 const otherId = await create(other.auth);
 const deletedId = await create(own.auth);
 await app.inject({ method: 'DELETE', url: `/de/listings/${deletedId}`, headers: own.auth });
 const png = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
 const image = (await app.inject({ method: 'POST', url: `/de/listings/${ownIds[0]}/images`, headers: own.auth, payload: { type: 'photo', caption: 'x', base64: png } })).json();
-const review = (await app.inject({
-  method: 'POST', url: `/de/listings/${ownIds[0]}/reviews`, headers: own.auth,
-  payload: { source_id: `fuzz-${runId}`, reviewer: 'R', reviewed: '', title: 'T', text: 'Text', rating: 4, date_time: '2026-01-15T10:30:00+01:00' },
-})).json();
+const review = (
+  await app.inject({
+    method: 'POST',
+    url: `/de/listings/${ownIds[0]}/reviews`,
+    headers: own.auth,
+    payload: { source_id: `fuzz-${runId}`, reviewer: 'R', reviewed: '', title: 'T', text: 'Text', rating: 4, date_time: '2026-01-15T10:30:00+01:00' },
+  })
+).json();
 
 // The rate limit is raised so that requests reach validation and handlers instead of stopping at 429.
-const api = startProcess('src/server.ts', { PORT: String(PORT), RATE_LIMIT_MAX: '100000000', IP_RATE_LIMIT_MAX: '100000000' }, {
-  nodeArgs: ['--expose-gc', '--import', fileURLToPath(new URL('memory-probe.mjs', import.meta.url))], ipc: true,
-});
+const api = startProcess(
+  'src/server.ts',
+  { PORT: String(PORT), RATE_LIMIT_MAX: '100000000', IP_RATE_LIMIT_MAX: '100000000' },
+  {
+    nodeArgs: ['--expose-gc', '--import', fileURLToPath(new URL('memory-probe.mjs', import.meta.url))],
+    ipc: true,
+  },
+);
 t.teardown(() => api.stop());
 await waitHealthy(`${baseUrl}/healthz`);
 
-const doc = await (await fetch(`${baseUrl}/openapi.json`)).json() as OpenApiDocument;
+const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as OpenApiDocument;
 const arbitrary = fuzzRequests(doc, {
   countries: ['de', 'at', 'ch'],
   authorizations: [own.auth.authorization, other.auth.authorization, admin.auth.authorization],
@@ -62,13 +70,17 @@ const rssBytes = () => memoryMb(api.child.pid!).rss * 1024 * 1024;
 async function heapAfterGc(): Promise<number> {
   const answer = once(api.child, 'message');
   api.child.send('gc');
-  const [usage] = await answer as [NodeJS.MemoryUsage];
+  const [usage] = (await answer) as [NodeJS.MemoryUsage];
   return usage.heapUsed;
 }
 
 const materialize = (body: FuzzRequest['body']) => (typeof body === 'object' ? Buffer.alloc(body.times, body.repeat) : body);
 
-interface Outcome { request: FuzzRequest; status?: number; problem?: string }
+interface Outcome {
+  request: FuzzRequest;
+  status?: number;
+  problem?: string;
+}
 
 /** Sends one request; any answer of 5xx, any error answer not shaped `{type, message, details}`, or no answer is a problem. */
 async function send(request: FuzzRequest): Promise<Outcome> {
@@ -76,7 +88,10 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   let res: Response;
   try {
     res = await fetch(`${baseUrl}${request.path}`, {
-      method: request.method, headers: request.headers, redirect: 'manual', signal: AbortSignal.timeout(20_000),
+      method: request.method,
+      headers: request.headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(20_000),
       ...(body !== undefined && request.method !== 'GET' ? { body } : {}),
     });
   } catch (err) {
@@ -89,7 +104,11 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   if (res.status >= 500) return { request, status: res.status, problem: `${res.status}: ${text.slice(0, 300)}` };
   if (res.status >= 400) {
     let parsed: { type?: unknown; message?: unknown; details?: unknown } | undefined;
-    try { parsed = JSON.parse(text); } catch { /* reported below */ }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* reported below */
+    }
     if (typeof parsed?.type !== 'string' || typeof parsed.message !== 'string' || !Array.isArray(parsed.details)) {
       return { request, status: res.status, problem: `${res.status} is not an Error object: ${text.slice(0, 300)}` };
     }
@@ -97,8 +116,10 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   return { request, status: res.status };
 }
 
-const describe = (r: FuzzRequest) => `${r.method} ${r.path.slice(0, 200)} headers=${JSON.stringify(r.headers).slice(0, 200)} body=${
-  typeof r.body === 'object' ? `<${r.body.times} bytes>` : JSON.stringify(r.body ?? null).slice(0, 300)}`;
+const describe = (r: FuzzRequest) =>
+  `${r.method} ${r.path.slice(0, 200)} headers=${JSON.stringify(r.headers).slice(0, 200)} body=${
+    typeof r.body === 'object' ? `<${r.body.times} bytes>` : JSON.stringify(r.body ?? null).slice(0, 300)
+  }`;
 
 t.test(`${REQUESTS} generated requests (seed ${SEED}): no 5xx, every error an Error object`, async (t) => {
   const statuses = new Map<number, number>();
@@ -111,14 +132,16 @@ t.test(`${REQUESTS} generated requests (seed ${SEED}): no 5xx, every error an Er
   for (let batch = 0; sent < REQUESTS; batch++) {
     const requests = fc.sample(arbitrary, { seed: SEED + batch, numRuns: Math.min(BATCH, REQUESTS - sent) });
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < requests.length) {
-        const outcome = await send(requests[next++]!);
-        operations.set(outcome.request.operation, (operations.get(outcome.request.operation) ?? 0) + 1);
-        if (outcome.status) statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
-        if (outcome.problem) problems.push(outcome);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < requests.length) {
+          const outcome = await send(requests[next++]!);
+          operations.set(outcome.request.operation, (operations.get(outcome.request.operation) ?? 0) + 1);
+          if (outcome.status) statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+          if (outcome.problem) problems.push(outcome);
+        }
+      }),
+    );
     sent += requests.length;
     peakRss = Math.max(peakRss, rssBytes());
     if (batch === 0) warmHeap = await heapAfterGc();
@@ -126,10 +149,17 @@ t.test(`${REQUESTS} generated requests (seed ${SEED}): no 5xx, every error an Er
   }
   const seconds = (Date.now() - started) / 1000;
   t.comment(`${sent} requests in ${seconds.toFixed(0)} s over ${operations.size} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
-  t.same(problems.map((p) => `${p.problem}\n    ${describe(p.request)}`), [], `no problems (seed ${SEED})`);
+  t.same(
+    problems.map((p) => `${p.problem}\n    ${describe(p.request)}`),
+    [],
+    `no problems (seed ${SEED})`,
+  );
   t.ok(sent >= REQUESTS, `${sent} requests sent`);
   t.ok(operations.size >= Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0), 'every documented operation was exercised');
-  t.ok([...statuses.keys()].some((s) => s < 300), 'some requests were valid enough to succeed');
+  t.ok(
+    [...statuses.keys()].some((s) => s < 300),
+    'some requests were valid enough to succeed',
+  );
 
   t.equal(api.child.exitCode, null, 'the API process is alive');
   t.ok((await fetch(`${baseUrl}/healthz`)).ok, 'and healthy');
@@ -145,8 +175,13 @@ function rawExchange(request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(PORT, '127.0.0.1', () => socket.end(request));
     let answer = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => { answer += chunk; });
-    socket.on('close', () => resolve(answer)).on('error', reject).setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket
+      .on('close', () => resolve(answer))
+      .on('error', reject)
+      .setTimeout(10_000, () => socket.destroy(new Error('no answer')));
   });
 }
 

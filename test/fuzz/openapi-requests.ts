@@ -6,14 +6,34 @@
 import fc from 'fast-check';
 
 type Schema = Record<string, unknown> & {
-  $ref?: string; type?: string | string[]; enum?: unknown[]; const?: unknown;
-  properties?: Record<string, Schema>; required?: string[]; items?: Schema;
-  anyOf?: Schema[]; oneOf?: Schema[]; minimum?: number; maximum?: number; minLength?: number; maxLength?: number;
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
 };
 
-interface Parameter { in: 'path' | 'query' | 'header'; name: string; schema?: Schema }
-interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }
-export interface OpenApiDocument { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } }
+interface Parameter {
+  in: 'path' | 'query' | 'header';
+  name: string;
+  schema?: Schema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+}
 
 /** Ids and keys the run created beforehand, so that some requests reach real rows. */
 export interface FuzzContext {
@@ -38,12 +58,68 @@ export interface FuzzRequest {
 
 /** Strings that have broken parsers, databases and search engines before. */
 const HOSTILE_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '%00', '%', '%zz', '%E0%A4%A', '\\', '"', "'", "' OR 1=1 --", '; drop table listings; --',
-  '<script>alert(1)</script>', '../../../../etc/passwd', '..%2f..%2f', '$' + '{jndi:ldap://x}', '{{7*7}}', '*', '**', '*'.repeat(200),
-  '?', 'a*b*c*d*e*f*g*', '\\*', 'null', 'true', 'undefined', 'NaN', 'Infinity', '-1', '0', '-0', '1e309', '9'.repeat(40),
-  '0x10', '1.5', ' 1', '+49 30 123456', '+', '++49', 'ÄÖÜäöüß', 'Straße', 'İstanbul', 'ﬃ', '\u202eevil', '\ud83d\ude00'.repeat(50),
-  '\ud800', '\udfff', 'e\u0301', '\u200b', '\r\n', '\t', 'x'.repeat(10_000), 'ü'.repeat(5_000), '"'.repeat(1_000),
-  '[]', '{}', '__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '\\',
+  '"',
+  "'",
+  "' OR 1=1 --",
+  '; drop table listings; --',
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+  '..%2f..%2f',
+  '$' + '{jndi:ldap://x}',
+  '{{7*7}}',
+  '*',
+  '**',
+  '*'.repeat(200),
+  '?',
+  'a*b*c*d*e*f*g*',
+  '\\*',
+  'null',
+  'true',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '-0',
+  '1e309',
+  '9'.repeat(40),
+  '0x10',
+  '1.5',
+  ' 1',
+  '+49 30 123456',
+  '+',
+  '++49',
+  'ÄÖÜäöüß',
+  'Straße',
+  'İstanbul',
+  'ﬃ',
+  '\u202eevil',
+  '\ud83d\ude00'.repeat(50),
+  '\ud800',
+  '\udfff',
+  'e\u0301',
+  '\u200b',
+  '\r\n',
+  '\t',
+  'x'.repeat(10_000),
+  'ü'.repeat(5_000),
+  '"'.repeat(1_000),
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
 ];
 
 const hostileString = fc.oneof(
@@ -110,12 +186,12 @@ function conformingValue(s: Schema, resolve: (s: Schema | undefined) => Schema, 
       if (depth > 4) return fc.constant({});
       const props = Object.entries(s.properties ?? {});
       const required = new Set(s.required ?? []);
-      const record = fc.record(
-        Object.fromEntries(props.map(([name, p]) => [name, schemaValue(p, resolve, depth + 1)])),
-        { requiredKeys: props.filter(([name]) => required.has(name)).map(([name]) => name) },
-      );
+      const record = fc.record(Object.fromEntries(props.map(([name, p]) => [name, schemaValue(p, resolve, depth + 1)])), {
+        requiredKeys: props.filter(([name]) => required.has(name)).map(([name]) => name),
+      });
       // Occasionally drop a required field or add one nobody asked for.
-      return fc.tuple(record, fc.option(fc.constantFrom(...(props.length ? props.map(([n]) => n) : ['x'])), { freq: 8 }), fc.option(fc.tuple(hostileString, anyJson), { freq: 8 }))
+      return fc
+        .tuple(record, fc.option(fc.constantFrom(...(props.length ? props.map(([n]) => n) : ['x'])), { freq: 8 }), fc.option(fc.tuple(hostileString, anyJson), { freq: 8 }))
         .map(([value, drop, extra]) => {
           const out: Record<string, unknown> = { ...value };
           if (drop) delete out[drop];
@@ -141,15 +217,24 @@ function pathValue(name: string, ctx: FuzzContext): fc.Arbitrary<string> {
 /** Query values: conforming to the parameter's schema, or hostile, sometimes repeated. */
 function queryValue(schema: Schema, resolve: (s: Schema | undefined) => Schema): fc.Arbitrary<string[]> {
   const one = fc.oneof(
-    { weight: 3, arbitrary: conformingValue(resolve(schema), resolve, 0).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')) },
+    { weight: 3, arbitrary: conformingValue(resolve(schema), resolve, 0).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))) },
     { weight: 1, arbitrary: hostileString },
   );
   return fc.array(one, { minLength: 1, maxLength: 3 }).chain((values) => fc.constantFrom(values.slice(0, 1), values));
 }
 
 const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'application/json;;;',
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'image/png', '*/*', '',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=utf-16',
+  'application/json;;;',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'image/png',
+  '*/*',
+  '',
 ];
 
 /** A body for a write: the schema's JSON (most often), or text that is not what was asked for. */
@@ -159,8 +244,12 @@ function bodyFor(schema: Schema | undefined, resolve: (s: Schema | undefined) =>
     { weight: 12, arbitrary: json.map((body) => ({ body, contentType: 'application/json' })) },
     { weight: 2, arbitrary: fc.tuple(json, fc.constantFrom(...CONTENT_TYPES)).map(([body, contentType]) => ({ body, contentType })) },
     { weight: 1, arbitrary: json.chain((b) => fc.nat({ max: Math.max(0, b.length - 1) }).map((n) => ({ body: b.slice(0, n), contentType: 'application/json' }))) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '[', '{"a":', '{"name":"x",}', '\u0000', 'null', '""', '[]', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}')
-      .map((body) => ({ body, contentType: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('{', '[', '{"a":', '{"name":"x",}', '\u0000', 'null', '""', '[]', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}')
+        .map((body) => ({ body, contentType: 'application/json' })),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 100_000 }).map((depth) => ({ body: '['.repeat(depth) + ']'.repeat(depth), contentType: 'application/json' })) },
   );
 }
@@ -181,17 +270,20 @@ export function fuzzRequests(doc: OpenApiDocument, ctx: FuzzContext): fc.Arbitra
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const upper = method.toUpperCase();
 
-      const path = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p.name, ctx)])))
+      const path = fc
+        .record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p.name, ctx)])))
         .map((values) => template.replace(/\{(\w+)\}/g, (_, name: string) => (values as Record<string, string>)[name] ?? name));
-      const query = fc.tuple(
-        fc.record(Object.fromEntries(queryParams.map((p) => [p.name, queryValue(p.schema ?? {}, resolve)])), { requiredKeys: [] }),
-        fc.option(fc.tuple(hostileString, hostileString), { freq: 6 }),
-      ).map(([values, extra]) => {
-        const search = new URLSearchParams();
-        for (const [name, list] of Object.entries(values as Record<string, string[]>)) for (const v of list) search.append(name, v);
-        if (extra) search.append(extra[0], extra[1]);
-        return search.toString();
-      });
+      const query = fc
+        .tuple(
+          fc.record(Object.fromEntries(queryParams.map((p) => [p.name, queryValue(p.schema ?? {}, resolve)])), { requiredKeys: [] }),
+          fc.option(fc.tuple(hostileString, hostileString), { freq: 6 }),
+        )
+        .map(([values, extra]) => {
+          const search = new URLSearchParams();
+          for (const [name, list] of Object.entries(values as Record<string, string[]>)) for (const v of list) search.append(name, v);
+          if (extra) search.append(extra[0], extra[1]);
+          return search.toString();
+        });
       const authorization = fc.oneof(
         { weight: 12, arbitrary: fc.constant(ctx.authorizations[0]!) },
         { weight: 2, arbitrary: fc.constantFrom(...ctx.authorizations) },
@@ -199,27 +291,47 @@ export function fuzzRequests(doc: OpenApiDocument, ctx: FuzzContext): fc.Arbitra
         { weight: 1, arbitrary: hostileString.map((v) => `Bearer ${v.replace(/[^\x20-\x7e]/g, '')}`) },
       );
       // fetch cannot send a GET with a body; a DELETE with one now and then.
-      const body = upper === 'GET' ? fc.constant(null) : upper === 'DELETE'
-        ? fc.option(bodyFor(undefined, resolve), { freq: 20 })
-        : fc.oneof({ weight: 300, arbitrary: bodyFor(bodySchema, resolve) }, { weight: 1, arbitrary: hugeBody }, { weight: 6, arbitrary: fc.constant(null) });
-      const extraHeaders = fc.record({
-        'idempotency-key': fc.oneof(fc.uuid(), hostileString.map((v) => v.replace(/[^\x20-\x7e]/g, '')), fc.constant('i'.repeat(4_000))),
-        accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', 'garbage'),
-        'if-none-match': fc.constantFrom('*', '"abc"', 'W/"x"', ''),
-      }, { requiredKeys: [] });
+      const body =
+        upper === 'GET'
+          ? fc.constant(null)
+          : upper === 'DELETE'
+            ? fc.option(bodyFor(undefined, resolve), { freq: 20 })
+            : fc.oneof({ weight: 300, arbitrary: bodyFor(bodySchema, resolve) }, { weight: 1, arbitrary: hugeBody }, { weight: 6, arbitrary: fc.constant(null) });
+      const extraHeaders = fc.record(
+        {
+          'idempotency-key': fc.oneof(
+            fc.uuid(),
+            hostileString.map((v) => v.replace(/[^\x20-\x7e]/g, '')),
+            fc.constant('i'.repeat(4_000)),
+          ),
+          accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', 'garbage'),
+          'if-none-match': fc.constantFrom('*', '"abc"', 'W/"x"', ''),
+        },
+        { requiredKeys: [] },
+      );
 
-      operations.push(fc.record({ path, query, authorization, body, extraHeaders }).map(({ path: p, query: q, authorization: a, body: b, extraHeaders: h }) => {
-        const headers: Record<string, string> = { ...h };
-        if (a !== undefined) headers.authorization = a;
-        if (b?.contentType) headers['content-type'] = b.contentType;
-        return { method: upper, path: q ? `${p}?${q}` : p, headers, ...(b ? { body: b.body } : {}), operation: `${upper} ${template}` };
-      }));
+      operations.push(
+        fc.record({ path, query, authorization, body, extraHeaders }).map(({ path: p, query: q, authorization: a, body: b, extraHeaders: h }) => {
+          const headers: Record<string, string> = { ...h };
+          if (a !== undefined) headers.authorization = a;
+          if (b?.contentType) headers['content-type'] = b.contentType;
+          return { method: upper, path: q ? `${p}?${q}` : p, headers, ...(b ? { body: b.body } : {}), operation: `${upper} ${template}` };
+        }),
+      );
     }
   }
   // Paths and methods nobody documented: must answer 404/405 as Error objects, never 5xx.
-  const stray = fc.record({
-    method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
-    segments: fc.array(fc.oneof(fc.constantFrom(...ctx.countries, 'listings', 'images', 'media', '..', '.', '', 'docs', 'metrics'), hostileString.map((v) => encodeURIComponent(v.replace(/[\ud800-\udfff]/g, '')))), { maxLength: 6 }),
-  }).map(({ method, segments }) => ({ method, path: `/${segments.join('/')}`, headers: { authorization: ctx.authorizations[0]! }, operation: 'undocumented' }));
+  const stray = fc
+    .record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+      segments: fc.array(
+        fc.oneof(
+          fc.constantFrom(...ctx.countries, 'listings', 'images', 'media', '..', '.', '', 'docs', 'metrics'),
+          hostileString.map((v) => encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))),
+        ),
+        { maxLength: 6 },
+      ),
+    })
+    .map(({ method, segments }) => ({ method, path: `/${segments.join('/')}`, headers: { authorization: ctx.authorizations[0]! }, operation: 'undocumented' }));
   return fc.oneof({ weight: 20, arbitrary: fc.oneof(...operations) }, { weight: 1, arbitrary: stray });
 }

@@ -14,8 +14,7 @@ await startIndexer(t, deps);
 const demo = await partner();
 const admin = await partner('admin');
 const analyst = await partner('analyst');
-const call = (method: string, url: string, auth: { authorization: string }, payload?: object) =>
-  app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) });
+const call = (method: string, url: string, auth: { authorization: string }, payload?: object) => app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) });
 
 // The sample data (listings, website reviews, an offer), and a claim taken over and one given up.
 const ids: string[] = [];
@@ -25,14 +24,20 @@ for (const { listing, offer } of SAMPLE_OFFERS) await call('PUT', `/de/listings/
 await call('PUT', `/de/listings/${ids[3]}/claim`, admin.auth);
 await call('DELETE', `/de/listings/${ids[4]}/claim`, demo.auth);
 const search = (body: object) => call('POST', '/analytics/listings/_search', analyst.auth, body);
-await eventually(async () => {
-  const res = (await search({ size: 0, query: { bool: { filter: [{ terms: { lid: ids.map(Number) } }, { range: { version: { gte: 2 } } }] } } })).json();
-  return res.hits?.total.value === ids.length ? true : undefined;
-}, INDEXED_WITHIN_MS, 'the sample data indexed with its changes');
+await eventually(
+  async () => {
+    const res = (await search({ size: 0, query: { bool: { filter: [{ terms: { lid: ids.map(Number) } }, { range: { version: { gte: 2 } } }] } } })).json();
+    return res.hits?.total.value === ids.length ? true : undefined;
+  },
+  INDEXED_WITHIN_MS,
+  'the sample data indexed with its changes',
+);
 
 /** The empty aggregations of an answer: a bucket aggregation without buckets, a metric without a value. */
 function emptyAggregations(aggregations: Record<string, { buckets?: unknown[]; value?: unknown }>): string[] {
-  return Object.entries(aggregations).filter(([, a]) => (a.buckets ? a.buckets.length === 0 : a.value === null || a.value === undefined)).map(([name]) => name);
+  return Object.entries(aggregations)
+    .filter(([, a]) => (a.buckets ? a.buckets.length === 0 : a.value === null || a.value === undefined))
+    .map(([name]) => name);
 }
 
 async function answers(t: Test, name: string, body: object) {
@@ -50,7 +55,10 @@ t.test('every question of docs/analytics.md answers on the sample data', async (
 });
 
 t.test("every saved visualisation's query runs against the real index", async (t) => {
-  const objects = readFileSync(projectPath('analytics', 'dashboards.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as SavedObject);
+  const objects = readFileSync(projectPath('analytics', 'dashboards.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as SavedObject);
   const visualisations = objects.filter((o) => o.type === 'visualization');
   t.equal(visualisations.length, 12);
   for (const visualisation of visualisations) await answers(t, visualisation.id, searchBodyOfVisualisation(visualisation));

@@ -5,15 +5,18 @@ import { createLogger } from '../../src/platform/logger.js';
 import { build, eventually, INDEXED_WITHIN_MS, listingInput, runId, startIndexer } from '../helper.js';
 
 const lines: string[] = [];
-const capture = createLogger('info', 'test', { write: (line: string) => { lines.push(line); } });
+const capture = createLogger('info', 'test', {
+  write: (line: string) => {
+    lines.push(line);
+  },
+});
 const { app, deps, partner } = await build(t, { logger: capture });
 await startIndexer(t, deps);
 const owner = await partner();
 const analyst = await partner('analyst');
 const admin = await partner('admin');
 
-const post = (url: string, auth: { authorization: string }, payload?: object) =>
-  app.inject({ method: 'POST', url, headers: auth, ...(payload ? { payload } : {}) });
+const post = (url: string, auth: { authorization: string }, payload?: object) => app.inject({ method: 'POST', url, headers: auth, ...(payload ? { payload } : {}) });
 const search = (body: object, auth = analyst.auth, target = 'listings-de') => post(`/analytics/${target}/_search`, auth, body);
 
 const word = `analytik${runId.replace(/\d/g, 'q')}`;
@@ -65,12 +68,12 @@ t.test('scripts, script fields, runtime mappings, stored fields and profiling ar
   const bodies: Record<string, object> = {
     'a script in a bool': { query: { bool: { must: [{ match_all: {} }], filter: [{ script: { script: { source: 'true' } } }] } } },
     'a script in an aggregation': { size: 0, aggs: { by_region: { terms: { field: 'region' }, aggs: { s: { sum: { script: { source: '1' } } } } } } },
-    'scripted_metric': { size: 0, aggs: { m: { scripted_metric: { map_script: 'state.x = 1' } } } },
-    'script_fields': { script_fields: { x: { script: '1' } } },
-    'runtime_mappings': { runtime_mappings: { x: { type: 'keyword' } } },
-    'stored_fields': { stored_fields: ['internal.listing_text'] },
+    scripted_metric: { size: 0, aggs: { m: { scripted_metric: { map_script: 'state.x = 1' } } } },
+    script_fields: { script_fields: { x: { script: '1' } } },
+    runtime_mappings: { runtime_mappings: { x: { type: 'keyword' } } },
+    stored_fields: { stored_fields: ['internal.listing_text'] },
     'stored_fields in top_hits': { size: 0, aggs: { t: { top_hits: { stored_fields: ['internal.listing_text'] } } } },
-    'profile': { profile: true },
+    profile: { profile: true },
   };
   for (const [name, body] of Object.entries(bodies)) {
     const res = await search(body);
@@ -87,7 +90,11 @@ t.test('scripts, script fields, runtime mappings, stored fields and profiling ar
 
 t.test('internal fields never appear in _source, fields or docvalue_fields answers, top_hits included', async (t) => {
   const res = await search({
-    ...ours, size: 3, _source: true, fields: ['*'], docvalue_fields: ['internal.result_view', 'region'],
+    ...ours,
+    size: 3,
+    _source: true,
+    fields: ['*'],
+    docvalue_fields: ['internal.result_view', 'region'],
     aggs: { top: { top_hits: { size: 1, _source: ['internal.*', 'name'], docvalue_fields: ['internal.result_view'] } } },
   });
   t.equal(res.statusCode, 200);
@@ -105,7 +112,11 @@ t.test('search_after with a sort reads on past any page', async (t) => {
   const page = async (after?: unknown[]) => (await search({ ...ours, size: 2, sort: [{ lid: 'asc' }], _source: ['lid'], ...(after ? { search_after: after } : {}) })).json().hits.hits;
   const first = await page();
   const second = await page(first.at(-1).sort);
-  t.same([...first, ...second].map((h: { _source: { lid: number } }) => String(h._source.lid)), ids, 'every listing once, in order');
+  t.same(
+    [...first, ...second].map((h: { _source: { lid: number } }) => String(h._source.lid)),
+    ids,
+    'every listing once, in order',
+  );
 });
 
 t.test('_count, _mapping and _field_caps', async (t) => {
@@ -128,8 +139,15 @@ t.test('requests are logged without their bodies and counted in the metrics', as
   const marker = `geheim${runId}`;
   t.equal((await search({ query: { term: { name: marker } }, size: 0 })).statusCode, 200);
   t.equal((await search({ query: { script: { script: marker } } })).statusCode, 400);
-  t.ok(lines.some((line) => line.includes('"analytics":"search"') && line.includes('"target":"listings-de"')), 'one line per request');
-  t.same(lines.filter((line) => line.includes(marker)), [], 'no line carries the body');
+  t.ok(
+    lines.some((line) => line.includes('"analytics":"search"') && line.includes('"target":"listings-de"')),
+    'one line per request',
+  );
+  t.same(
+    lines.filter((line) => line.includes(marker)),
+    [],
+    'no line carries the body',
+  );
   const metrics = await deps.metrics.registry.metrics();
   t.match(metrics, /analytics_requests_total\{operation="search",outcome="ok"\} [1-9]/);
   t.match(metrics, /analytics_requests_total\{operation="search",outcome="refused"\} [1-9]/);

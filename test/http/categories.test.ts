@@ -13,8 +13,15 @@ t.test('without a name: every category of the country, sorted by name', async (t
   t.ok(body.numFound > 300, `${body.numFound} categories`);
   t.equal(body.categories.length, body.numFound);
   const folded = body.categories.map((c: { name: string }) => c.name.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, ''));
-  t.same(folded, [...folded].sort((x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)).map((x: string) => x), 'sorted by name');
-  t.ok(body.categories.some((c: { id: string; name: string }) => c.id === 'shop/bakery' && c.name === 'Bäckerei'), 'German names for de');
+  t.same(
+    folded,
+    [...folded].sort((x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)).map((x: string) => x),
+    'sorted by name',
+  );
+  t.ok(
+    body.categories.some((c: { id: string; name: string }) => c.id === 'shop/bakery' && c.name === 'Bäckerei'),
+    'German names for de',
+  );
 });
 
 t.test('name matches whole, case- and accent-insensitive; * works at the start, middle and end', async (t) => {
@@ -51,6 +58,12 @@ t.test('GET /:country/listings/:id/categories', async (t) => {
   const created = await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput({ categories: [{ id: 'amenity/cafe' }, { id: 'shop/bakery' }] }) });
   const res = await app.inject({ url: `/de/listings/${created.json().id}/categories`, headers: auth });
   t.equal(res.statusCode, 200);
-  t.same(res.json(), { numFound: 2, categories: [{ id: 'amenity/cafe', name: 'Café' }, { id: 'shop/bakery', name: 'Bäckerei' }] });
+  t.same(res.json(), {
+    numFound: 2,
+    categories: [
+      { id: 'amenity/cafe', name: 'Café' },
+      { id: 'shop/bakery', name: 'Bäckerei' },
+    ],
+  });
   t.equal((await app.inject({ url: '/de/listings/999999999/categories', headers: auth })).statusCode, 404);
 });

@@ -19,7 +19,9 @@ t.test('PUT on a listing whose row another transaction holds locked answers 503 
   await holder.connect();
   await holder.query('begin');
   await holder.query('select id from listings where id = $1 for update', [id]);
-  const letGo = setTimeout(() => { holder.query('rollback').catch(() => {}); }, 5000);
+  const letGo = setTimeout(() => {
+    holder.query('rollback').catch(() => {});
+  }, 5000);
   t.teardown(async () => {
     clearTimeout(letGo);
     await holder.query('rollback').catch(() => {});

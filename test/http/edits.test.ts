@@ -25,17 +25,19 @@ async function create(auth: Auth = owner.auth, overrides = {}) {
 
 const read = (id: string, headers: Record<string, string> = {}) => app.inject({ url: `/de/listings/${id}`, headers: { ...owner.auth, ...headers } });
 
-const patch = (id: string, body: unknown, headers: Record<string, string> = {}, query = '') => app.inject({
-  method: 'PATCH', url: `/de/listings/${id}${query}`, headers: { ...owner.auth, 'content-type': 'application/merge-patch+json', ...headers },
-  payload: JSON.stringify(body),
-});
+const patch = (id: string, body: unknown, headers: Record<string, string> = {}, query = '') =>
+  app.inject({
+    method: 'PATCH',
+    url: `/de/listings/${id}${query}`,
+    headers: { ...owner.auth, 'content-type': 'application/merge-patch+json', ...headers },
+    payload: JSON.stringify(body),
+  });
 
 /** What a write leaves behind for listing `id`: its version, feed changes, outbox events and history rows. */
 async function traces(id: string) {
   const listingId = Number(id);
   const [row] = await db.select({ version: listings.version }).from(listings).where(eq(listings.id, listingId));
-  const counted = async (table: typeof listingChanges | typeof outbox | typeof listingHistory) =>
-    (await db.select({ n: count() }).from(table).where(eq(table.listingId, listingId)))[0]!.n;
+  const counted = async (table: typeof listingChanges | typeof outbox | typeof listingHistory) => (await db.select({ n: count() }).from(table).where(eq(table.listingId, listingId)))[0]!.n;
   return { version: row!.version, changes: await counted(listingChanges), events: await counted(outbox), history: await counted(listingHistory) };
 }
 
@@ -107,7 +109,7 @@ t.test('If-Match naming the current version, or *, lets the write through; a wea
   t.equal((await read(id)).json().version, 5);
 });
 
-t.test('ownership is checked before the precondition: another partner\'s listing answers 403, not 412', async (t) => {
+t.test("ownership is checked before the precondition: another partner's listing answers 403, not 412", async (t) => {
   const { id } = await create(other.auth);
   const res = await patch(id, { name: 'x' }, { 'if-match': '"99"' });
   t.equal(res.statusCode, 403);
@@ -131,7 +133,11 @@ t.test('PATCH merges: lists whole, hours by day, null clears nullable fields, su
   });
   t.equal(res.statusCode, 200, res.body);
   const patched = res.json();
-  t.same(patched.phones.map((p: { number: string }) => p.number), ['+4915112345678'], 'the list replaced whole');
+  t.same(
+    patched.phones.map((p: { number: string }) => p.number),
+    ['+4915112345678'],
+    'the list replaced whole',
+  );
   t.same(patched.emails, [created.emails[1]], 'a kept sub-object keeps its id');
   t.same(patched.hours.monday, []);
   t.same(patched.hours.tuesday, [{ start: '09:00:00', end: '17:00:00' }], 'other days untouched');
@@ -205,7 +211,12 @@ t.test('dry_run on create answers as the create would, with id null and version 
   const name = uniqueName();
   const sourceId = `dry-${runId}-${++n}`;
   const start = await db.select({ n: count() }).from(listingChanges);
-  const res = await app.inject({ method: 'POST', url: '/de/listings?dry_run=true', headers: { ...owner.auth, 'idempotency-key': `dry-${runId}` }, payload: listingInput({ name, source_id: sourceId }) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/de/listings?dry_run=true',
+    headers: { ...owner.auth, 'idempotency-key': `dry-${runId}` },
+    payload: listingInput({ name, source_id: sourceId }),
+  });
   t.equal(res.statusCode, 201);
   t.notOk(res.headers.etag, 'nothing stored, no tag');
   const preview = res.json();
@@ -228,7 +239,9 @@ t.test('dry_run on PUT and PATCH answers as the write would and stores nothing; 
   const created = await create();
   const before = await traces(created.id);
   const put = await app.inject({
-    method: 'PUT', url: `/de/listings/${created.id}?dry_run=true`, headers: owner.auth,
+    method: 'PUT',
+    url: `/de/listings/${created.id}?dry_run=true`,
+    headers: owner.auth,
     payload: listingInput({ name: 'Vorschau', emails: [created.emails[0], { address: 'neu@example.com' }] }),
   });
   t.equal(put.statusCode, 200);
@@ -243,7 +256,7 @@ t.test('dry_run on PUT and PATCH answers as the write would and stores nothing; 
   t.same((await read(created.id)).json().name, created.name);
 });
 
-t.test('a dry run over another partner\'s listing answers 403 as the write would', async (t) => {
+t.test("a dry run over another partner's listing answers 403 as the write would", async (t) => {
   const { id } = await create(other.auth);
   t.equal((await patch(id, { name: 'x' }, {}, '?dry_run=true')).statusCode, 403);
 });
@@ -253,8 +266,11 @@ t.test('each write that changes something records one change naming the fields i
   await patch(created.id, { description: 'a' });
   await patch(created.id, { description: 'a' });
   await patch(created.id, { description: 'b' });
-  const kinds = await db.select({ kind: listingChanges.kind, fields: listingChanges.fields }).from(listingChanges)
-    .where(eq(listingChanges.listingId, Number(created.id))).orderBy(listingChanges.id);
+  const kinds = await db
+    .select({ kind: listingChanges.kind, fields: listingChanges.fields })
+    .from(listingChanges)
+    .where(eq(listingChanges.listingId, Number(created.id)))
+    .orderBy(listingChanges.id);
   t.same(kinds, [
     { kind: 'created', fields: kinds[0]!.fields },
     { kind: 'updated', fields: ['description', 'version'] },

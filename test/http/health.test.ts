@@ -29,9 +29,14 @@ t.test('a flood of /readyz probes checks PostgreSQL, Redis and OpenSearch once p
     pings++;
     return ping();
   }) as typeof deps.redis.ping;
-  t.teardown(() => { deps.redis.ping = ping as typeof deps.redis.ping; });
+  t.teardown(() => {
+    deps.redis.ping = ping as typeof deps.redis.ping;
+  });
   const answers = await Promise.all(Array.from({ length: 100 }, () => app.inject({ url: '/readyz' })));
-  t.ok(answers.every((res) => res.statusCode === 200), 'every probe is answered');
+  t.ok(
+    answers.every((res) => res.statusCode === 200),
+    'every probe is answered',
+  );
   t.equal(pings, 1, 'one check for a hundred probes');
   await new Promise((r) => setTimeout(r, 1100));
   t.equal((await app.inject({ url: '/readyz' })).statusCode, 200);

@@ -11,8 +11,20 @@ const other = await partner();
 const admin = await partner('admin');
 
 type Auth = { authorization: string };
-interface FieldChange { field: string; from: unknown; to: unknown }
-interface Entry { version: number; at: string; change: string; by: string; by_partner?: string | null; channel?: string; fields: FieldChange[] }
+interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+interface Entry {
+  version: number;
+  at: string;
+  change: string;
+  by: string;
+  by_partner?: string | null;
+  channel?: string;
+  fields: FieldChange[];
+}
 
 const tinyPng = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
 let n = 0;
@@ -45,29 +57,54 @@ t.test('each version lists the fields it changed with their values before and af
   await write('PATCH', `/de/listings/${created.id}`, other.auth, { description: 'vom anderen' });
   await write('PUT', `/de/listings/${created.id}/suppress`, admin.auth);
   const entries = await versions(created.id);
-  t.same(entries.map((e) => [e.version, e.change, e.by]), [
-    [5, 'suppressed', 'admin'], [4, 'updated', 'partner'], [3, 'unclaimed', 'you'], [2, 'updated', 'you'], [1, 'created', 'you'],
-  ]);
+  t.same(
+    entries.map((e) => [e.version, e.change, e.by]),
+    [
+      [5, 'suppressed', 'admin'],
+      [4, 'updated', 'partner'],
+      [3, 'unclaimed', 'you'],
+      [2, 'updated', 'you'],
+      [1, 'created', 'you'],
+    ],
+  );
   t.same(entries[3]!.fields, [
     { field: 'name', from: created.name, to: 'Neuer Name' },
     { field: 'keywords', from: ['Brot'], to: ['Kuchen'] },
     { field: 'version', from: 1, to: 2 },
   ]);
-  t.same(entries[2]!.fields, [{ field: 'claimed', from: true, to: false }, { field: 'version', from: 2, to: 3 }]);
+  t.same(entries[2]!.fields, [
+    { field: 'claimed', from: true, to: false },
+    { field: 'version', from: 2, to: 3 },
+  ]);
   t.same(fieldsOf(entries[0]!), ['suppressed', 'version']);
   t.notOk('by_partner' in entries[0]!, 'only admins see who');
   t.same([...fieldsOf(entries[4]!)].sort(), Object.keys({ ...created, images: [] }).sort(), 'a create touches every field');
-  t.ok(entries[4]!.fields.every((f) => f.from === null || f.field === 'contact'), 'a create changes every field from nothing');
-  t.same(entries[4]!.fields.find((f) => f.field === 'contact'), { field: 'contact', from: '<hidden>', to: '<hidden>' },
-    'the owner no longer claims the listing: its contacts are hidden');
+  t.ok(
+    entries[4]!.fields.every((f) => f.from === null || f.field === 'contact'),
+    'a create changes every field from nothing',
+  );
+  t.same(
+    entries[4]!.fields.find((f) => f.field === 'contact'),
+    { field: 'contact', from: '<hidden>', to: '<hidden>' },
+    'the owner no longer claims the listing: its contacts are hidden',
+  );
 
   const seenByOther = await versions(created.id, other.auth);
-  t.same(seenByOther.map((e) => e.by), ['admin', 'you', 'partner', 'partner', 'partner']);
+  t.same(
+    seenByOther.map((e) => e.by),
+    ['admin', 'you', 'partner', 'partner', 'partner'],
+  );
   const seenByAdmin = await versions(created.id, admin.auth);
-  t.same(seenByAdmin.map((e) => [e.by, e.by_partner, e.channel]), [
-    ['you', String(admin.id), 'admin'], ['partner', String(other.id), 'api'], ['partner', String(owner.id), 'api'],
-    ['partner', String(owner.id), 'api'], ['partner', String(owner.id), 'api'],
-  ]);
+  t.same(
+    seenByAdmin.map((e) => [e.by, e.by_partner, e.channel]),
+    [
+      ['you', String(admin.id), 'admin'],
+      ['partner', String(other.id), 'api'],
+      ['partner', String(owner.id), 'api'],
+      ['partner', String(owner.id), 'api'],
+      ['partner', String(owner.id), 'api'],
+    ],
+  );
 });
 
 t.test('applying the fields of every version in order to an empty object gives the current listing', async (t) => {
@@ -83,19 +120,43 @@ t.test('applying the fields of every version in order to an empty object gives t
   const current = (await app.inject({ url, headers: owner.auth })).json();
   const entries = await versions(created.id);
   t.equal(entries[0]!.version, current.version);
-  t.same(entries.map((e) => e.version), Array.from({ length: current.version }, (_, i) => current.version - i), 'every version, none twice (the offer moved none)');
+  t.same(
+    entries.map((e) => e.version),
+    Array.from({ length: current.version }, (_, i) => current.version - i),
+    'every version, none twice (the offer moved none)',
+  );
   t.same(fieldsOf(entries[0]!), ['version'], 'a website review moves only the version');
   const replayed: Record<string, unknown> = {};
   for (const entry of [...entries].reverse()) for (const { field, to } of entry.fields) replayed[field] = to;
   t.same(replayed, current);
 });
 
-t.test('a partner\'s private review makes no version: its author and others see the same history', async (t) => {
+t.test("a partner's private review makes no version: its author and others see the same history", async (t) => {
   const created = await create();
-  await write('POST', `/de/listings/${created.id}/reviews`, other.auth, { source_id: `h-${runId}-${++n}`, reviewer: 'R', reviewed: '', title: '', text: 'privat', rating: 2, date_time: '2026-05-01T12:00:00+02:00' });
-  t.same((await versions(created.id, other.auth)).map((e) => e.version), [1], 'its author');
-  t.same((await versions(created.id, owner.auth)).map((e) => e.version), [1], 'another partner');
-  t.same((await versions(created.id, admin.auth)).map((e) => e.version), [1], 'an admin');
+  await write('POST', `/de/listings/${created.id}/reviews`, other.auth, {
+    source_id: `h-${runId}-${++n}`,
+    reviewer: 'R',
+    reviewed: '',
+    title: '',
+    text: 'privat',
+    rating: 2,
+    date_time: '2026-05-01T12:00:00+02:00',
+  });
+  t.same(
+    (await versions(created.id, other.auth)).map((e) => e.version),
+    [1],
+    'its author',
+  );
+  t.same(
+    (await versions(created.id, owner.auth)).map((e) => e.version),
+    [1],
+    'another partner',
+  );
+  t.same(
+    (await versions(created.id, admin.auth)).map((e) => e.version),
+    [1],
+    'an admin',
+  );
 });
 
 t.test('a past contact is shown to the claimant and admins, "<hidden>" to other partners', async (t) => {
@@ -124,7 +185,10 @@ t.test('pages: newest first, `limit` at a time, `next` as `before` until the old
   }
   t.same(seen, [7, 6, 5, 4, 3, 2, 1]);
   const middle = (await history(created.id, owner.auth, '?before=4&limit=2')).json();
-  t.same(middle.versions.map((e: Entry) => e.version), [3, 2]);
+  t.same(
+    middle.versions.map((e: Entry) => e.version),
+    [3, 2],
+  );
   t.same(middle.versions[0].fields[0], { field: 'description', from: 'Fassung 0', to: 'Fassung 1' });
   t.equal(middle.next, 2);
   t.equal((await history(created.id, owner.auth, '?limit=101')).statusCode, 400);
@@ -159,7 +223,10 @@ t.test('restore writes the content of a version as a new version, with ids of su
   t.equal(restored.headers.etag, '"4"');
   const listing = restored.json();
   t.same([listing.name, listing.description, listing.version, listing.suppressed], [created.name, created.description, 4, true], 'content restored, suppression left as it is');
-  t.same(listing.emails.map((e: { address: string }) => e.address), created.emails.map((e: { address: string }) => e.address));
+  t.same(
+    listing.emails.map((e: { address: string }) => e.address),
+    created.emails.map((e: { address: string }) => e.address),
+  );
   t.same(listing.phones, created.phones, 'a sub-object the listing still has keeps its id');
   const [latest] = await versions(created.id);
   t.same([latest!.change, fieldsOf(latest!)], ['updated', ['name', 'description', 'emails', 'version']]);
@@ -169,13 +236,19 @@ t.test('restore writes the content of a version as a new version, with ids of su
   t.equal((await app.inject({ method: 'POST', url: `${url}/restore`, headers: other.auth, payload: { version: 1 } })).statusCode, 403);
 });
 
-t.test('a deleted listing\'s history and versions are for admins only', async (t) => {
+t.test("a deleted listing's history and versions are for admins only", async (t) => {
   const created = await create();
   await write('DELETE', `/de/listings/${created.id}`, owner.auth);
   t.equal((await history(created.id, owner.auth)).statusCode, 404);
   t.equal((await app.inject({ url: `/de/listings/${created.id}?version=1`, headers: owner.auth })).statusCode, 404);
   const entries = await versions(created.id, admin.auth);
-  t.same(entries.map((e) => [e.version, e.change, fieldsOf(e)]), [[2, 'deleted', ['version']], [1, 'created', fieldsOf(entries[1]!)]]);
+  t.same(
+    entries.map((e) => [e.version, e.change, fieldsOf(e)]),
+    [
+      [2, 'deleted', ['version']],
+      [1, 'created', fieldsOf(entries[1]!)],
+    ],
+  );
   const first = await app.inject({ url: `/de/listings/${created.id}?version=1`, headers: admin.auth });
   t.same([first.statusCode, first.json().name], [200, created.name]);
 });

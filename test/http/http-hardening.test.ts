@@ -63,7 +63,9 @@ t.test('a request that arrives too slowly is answered 408 and its connection clo
     let received = '';
     // Headers never finished: the client stalls after the first line.
     const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
-    socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; });
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk;
+    });
     socket.on('close', () => resolve(received)).on('error', () => {});
     setTimeout(() => {
       socket.destroy();

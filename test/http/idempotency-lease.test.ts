@@ -14,18 +14,17 @@ const { id: listingId } = (await app.inject({ method: 'POST', url: '/de/listings
 
 let n = 0;
 const review = () => ({ source_id: `lease-${runId}-${++n}`, reviewer: 'R', reviewed: '', title: '', text: 'ok', rating: 4, date_time: '2026-05-01T12:00:00+02:00' });
-const post = (key: string, body: object) =>
-  app.inject({ method: 'POST', url: `/de/listings/${listingId}/reviews`, headers: { ...alice.auth, 'idempotency-key': key }, payload: body });
+const post = (key: string, body: object) => app.inject({ method: 'POST', url: `/de/listings/${listingId}/reviews`, headers: { ...alice.auth, 'idempotency-key': key }, payload: body });
 const keyOf = (key: string) => and(eq(idempotencyKeys.partnerId, alice.id), eq(idempotencyKeys.key, key));
-const reviewsWith = async (sourceId: string) =>
-  (await db.select({ id: reviews.id }).from(reviews).where(eq(reviews.sourceId, sourceId))).map((r) => String(r.id));
+const reviewsWith = async (sourceId: string) => (await db.select({ id: reviews.id }).from(reviews).where(eq(reviews.sourceId, sourceId))).map((r) => String(r.id));
 
 /**
  * Turns the answered key back into what a process leaves when it dies after taking the key and
  * before storing the answer: no status, and a lease that ends `leaseEndsInMs` from now.
  */
 async function abandon(key: string, leaseEndsInMs: number) {
-  await db.update(idempotencyKeys)
+  await db
+    .update(idempotencyKeys)
     .set({ statusCode: null, response: null, lockedUntil: sql`now() + ${leaseEndsInMs}::int * interval '1 millisecond'` })
     .where(keyOf(key));
 }
@@ -96,7 +95,10 @@ t.test('of concurrent retries exactly one takes an abandoned key, and a late for
   const takers = await Promise.all(Array.from({ length: 8 }, () => keys.acquire(id, 'h')));
   const held = takers.flatMap((s) => (s.state === 'held' ? [s.lease] : []));
   t.equal(held.length, 1, 'one take-over');
-  t.ok(takers.every((s) => s.state === 'held' || s.state === 'in_progress'), 'the others see it in progress');
+  t.ok(
+    takers.every((s) => s.state === 'held' || s.state === 'in_progress'),
+    'the others see it in progress',
+  );
   t.same((await keys.acquire(id, 'other')).state, 'other_request');
 
   t.equal(await keys.renew(first.lease), false, 'the former holder lost its lease');

@@ -48,13 +48,22 @@ const ID_PARAMS = new Set(['id', 'imageId', 'reviewId']);
 
 const doc = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
-  Object.keys(ops).filter((method) => method !== 'parameters').map((method) => ({ method: method.toUpperCase(), path })));
+  Object.keys(ops)
+    .filter((method) => method !== 'parameters')
+    .map((method) => ({ method: method.toUpperCase(), path })),
+);
 const withIds = operations.filter(({ path }) => [...path.matchAll(/\{(\w+)\}/g)].some(([, name]) => ID_PARAMS.has(name!)));
 
 t.test('the walk covers the routes of listings, claims, suppression, offers, images, reviews and webhooks', async (t) => {
   const walked = withIds.map(({ method, path }) => `${method} ${path}`);
   t.ok(walked.length >= 25, `${walked.length} operations with an id`);
-  for (const expected of ['PUT /{country}/listings/{id}/claim', 'DELETE /{country}/listings/{id}/suppress', 'PUT /{country}/listings/{id}/offer', 'GET /{country}/listings/{id}/offer', 'POST /webhooks/{id}/test']) {
+  for (const expected of [
+    'PUT /{country}/listings/{id}/claim',
+    'DELETE /{country}/listings/{id}/suppress',
+    'PUT /{country}/listings/{id}/offer',
+    'GET /{country}/listings/{id}/offer',
+    'POST /webhooks/{id}/test',
+  ]) {
     t.ok(walked.includes(expected), expected);
   }
 });

@@ -23,7 +23,10 @@ t.test('two writers, 1 000 interleaved read-modify-writes with If-Match: no upda
       const read = await app.inject({ url: `/de/listings/${id}`, headers: auth });
       const next = String(Number(read.json().description) + 1);
       const res = await app.inject({
-        method: 'PATCH', url: `/de/listings/${id}`, headers: { ...auth, 'if-match': read.headers.etag as string }, payload: { description: next },
+        method: 'PATCH',
+        url: `/de/listings/${id}`,
+        headers: { ...auth, 'if-match': read.headers.etag as string },
+        payload: { description: next },
       });
       if (res.statusCode === 200) outcomes.won++;
       else if (res.statusCode === 412 && res.json().type === 'precondition_failed') outcomes.lost++;
@@ -41,7 +44,7 @@ t.test('two writers, 1 000 interleaved read-modify-writes with If-Match: no upda
 
   // Each applied write's change is in the version after it: the history steps the counter by one.
   const steps: [unknown, unknown][] = [];
-  for (let before: number | undefined; ;) {
+  for (let before: number | undefined; ; ) {
     const page = (await app.inject({ url: `/de/listings/${id}/history?limit=100${before ? `&before=${before}` : ''}`, headers: first.auth })).json();
     for (const entry of page.versions) {
       const description = entry.fields.find((f: { field: string }) => f.field === 'description');
@@ -52,5 +55,8 @@ t.test('two writers, 1 000 interleaved read-modify-writes with If-Match: no upda
   }
   const increments = steps.filter(([from]) => from !== null);
   t.equal(increments.length, outcomes.won);
-  t.ok(increments.every(([from, to]) => Number(to) === Number(from) + 1), 'no version skipped a count');
+  t.ok(
+    increments.every(([from, to]) => Number(to) === Number(from) + 1),
+    'no version skipped a count',
+  );
 });

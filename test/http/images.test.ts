@@ -10,13 +10,17 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/images/${nam
 const b64 = (name: string) => fixture(name).toString('base64');
 
 const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json();
-const upload = (payload: object, path = 'images', auth = owner.auth) =>
-  app.inject({ method: 'POST', url: `/de/listings/${id}/${path}`, headers: auth, payload });
+const upload = (payload: object, path = 'images', auth = owner.auth) => app.inject({ method: 'POST', url: `/de/listings/${id}/${path}`, headers: auth, payload });
 /** The public URL's path, fetched from the app without any key. */
 const fetchPublic = (url: string) => app.inject({ url: new URL(url).pathname });
 
 t.test('each accepted format uploads, and its public URL serves the same bytes', async (t) => {
-  for (const [name, type] of [['tiny.jpg', 'image/jpeg'], ['tiny.png', 'image/png'], ['tiny.gif', 'image/gif'], ['tiny.webp', 'image/webp']] as const) {
+  for (const [name, type] of [
+    ['tiny.jpg', 'image/jpeg'],
+    ['tiny.png', 'image/png'],
+    ['tiny.gif', 'image/gif'],
+    ['tiny.webp', 'image/webp'],
+  ] as const) {
     const res = await upload({ type: 'photo', caption: name, base64: b64(name) });
     t.equal(res.statusCode, 201, name);
     const image = res.json();
@@ -59,7 +63,10 @@ t.test('a 1 KB PNG declaring 60000 × 60000 pixels answers 400 naming the limits
   const before = (await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound;
   const res = await upload({ type: 'photo', caption: 'bomb', base64: pngDeclaring(60_000, 60_000).toString('base64') });
   t.equal(res.statusCode, 400);
-  t.match(res.json(), { type: 'validation', details: [`base64: the image declares 60000 × 60000 pixels; at most ${config.IMAGE_MAX_WIDTH} wide, ${config.IMAGE_MAX_HEIGHT} high and ${config.IMAGE_MAX_PIXELS} pixels in all are allowed`] });
+  t.match(res.json(), {
+    type: 'validation',
+    details: [`base64: the image declares 60000 × 60000 pixels; at most ${config.IMAGE_MAX_WIDTH} wide, ${config.IMAGE_MAX_HEIGHT} high and ${config.IMAGE_MAX_PIXELS} pixels in all are allowed`],
+  });
   t.equal((await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound, before);
   const normal = await upload({ type: 'photo', caption: 'normal', base64: pngDeclaring(800, 600).toString('base64') });
   t.equal(normal.statusCode, 201, 'a normal size passes');
@@ -67,7 +74,14 @@ t.test('a 1 KB PNG declaring 60000 × 60000 pixels answers 400 naming the limits
 
 t.test('a GIF with a 1 × 1 screen and a 65535 × 65535 frame answers 400; a truncated block structure too; nothing is stored', async (t) => {
   const before = (await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound;
-  const bomb = await upload({ type: 'photo', caption: 'frame bomb', base64: gifWithFrames({ width: 1, height: 1 }, [{ width: 1, height: 1 }, { width: 65_535, height: 65_535 }]).toString('base64') });
+  const bomb = await upload({
+    type: 'photo',
+    caption: 'frame bomb',
+    base64: gifWithFrames({ width: 1, height: 1 }, [
+      { width: 1, height: 1 },
+      { width: 65_535, height: 65_535 },
+    ]).toString('base64'),
+  });
   t.equal(bomb.statusCode, 400);
   t.match(bomb.json(), { type: 'validation', details: [/^base64: frame 2 of the gif image declares 65535 × 65535 pixels/] });
   const whole = gifWithFrames({ width: 4, height: 4 }, [{ width: 4, height: 4 }]);
@@ -75,7 +89,14 @@ t.test('a GIF with a 1 × 1 screen and a 65535 × 65535 frame answers 400; a tru
   t.equal(cut.statusCode, 400);
   t.match(cut.json(), { type: 'validation', details: [/^base64: the gif image is (truncated|malformed)/] });
   t.equal((await app.inject({ url: `/de/listings/${id}/images`, headers: owner.auth })).json().numFound, before);
-  const animated = await upload({ type: 'photo', caption: 'animated', base64: gifWithFrames({ width: 4, height: 4 }, [{ width: 4, height: 4 }, { left: 1, top: 1, width: 2, height: 2 }]).toString('base64') });
+  const animated = await upload({
+    type: 'photo',
+    caption: 'animated',
+    base64: gifWithFrames({ width: 4, height: 4 }, [
+      { width: 4, height: 4 },
+      { left: 1, top: 1, width: 2, height: 2 },
+    ]).toString('base64'),
+  });
   t.equal(animated.statusCode, 201, 'frames within the limits pass');
 });
 

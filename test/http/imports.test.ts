@@ -11,8 +11,24 @@ const bob = await partner();
 const admin = await partner('admin');
 
 type Auth = { authorization: string };
-interface Job { id: string; status: string; mode: string; counts: Record<string, number>; created_at: string; started_at: string | null; finished_at: string | null; error?: string }
-interface Result { line: number; source_id: string | null; status: string; id?: string; version?: number; error?: { type: string; message: string; details: string[] } }
+interface Job {
+  id: string;
+  status: string;
+  mode: string;
+  counts: Record<string, number>;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error?: string;
+}
+interface Result {
+  line: number;
+  source_id: string | null;
+  status: string;
+  id?: string;
+  version?: number;
+  error?: { type: string; message: string; details: string[] };
+}
 
 let n = 0;
 /** A unique source_id and name per call. */
@@ -22,17 +38,29 @@ const item = (overrides: Record<string, unknown> = {}) => {
 };
 const ndjson = (lines: (object | string)[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
 
-const submit = (auth: Auth, body: string | Buffer, { mode, headers = {} }: { mode?: string; headers?: Record<string, string> } = {}) => app.inject({
-  method: 'POST', url: `/de/imports${mode ? `?mode=${mode}` : ''}`, headers: { ...auth, 'content-type': 'application/x-ndjson', ...headers }, payload: body,
-});
+const submit = (auth: Auth, body: string | Buffer, { mode, headers = {} }: { mode?: string; headers?: Record<string, string> } = {}) =>
+  app.inject({
+    method: 'POST',
+    url: `/de/imports${mode ? `?mode=${mode}` : ''}`,
+    headers: { ...auth, 'content-type': 'application/x-ndjson', ...headers },
+    payload: body,
+  });
 const getJob = async (auth: Auth, id: string) => (await app.inject({ url: `/de/imports/${id}`, headers: auth })).json() as Job;
-const finished = (auth: Auth, id: string) => eventually(async () => {
-  const job = await getJob(auth, id);
-  return ['done', 'failed', 'cancelled'].includes(job.status) ? job : undefined;
-}, 30_000, `import ${id} to finish`);
+const finished = (auth: Auth, id: string) =>
+  eventually(
+    async () => {
+      const job = await getJob(auth, id);
+      return ['done', 'failed', 'cancelled'].includes(job.status) ? job : undefined;
+    },
+    30_000,
+    `import ${id} to finish`,
+  );
 const results = async (auth: Auth, id: string) => {
   const res = await app.inject({ url: `/de/imports/${id}/results`, headers: auth });
-  return res.body.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Result);
+  return res.body
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Result);
 };
 /** Submits, checks the 202, and waits for the job's end. */
 async function run(auth: Auth, lines: (object | string)[], mode?: string) {
@@ -40,8 +68,7 @@ async function run(auth: Auth, lines: (object | string)[], mode?: string) {
   if (res.statusCode !== 202) throw new Error(`expected 202, got ${res.statusCode}: ${res.body}`);
   return finished(auth, res.json().id);
 }
-const changeKinds = async (listingId: string) =>
-  (await deps.database.pool.query('select kind from listing_changes where listing_id = $1 order by id', [listingId])).rows.map((r) => r.kind as string);
+const changeKinds = async (listingId: string) => (await deps.database.pool.query('select kind from listing_changes where listing_id = $1 order by id', [listingId])).rows.map((r) => r.kind as string);
 const readListing = (id: string) => app.inject({ url: `/de/listings/${id}`, headers: alice.auth });
 
 // Before the runner starts, so that the job is certainly still queued.
@@ -84,7 +111,18 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.equal(first.status, 'done');
   t.match(first.counts, { lines: 6, processed: 6, created: 2, updated: 1, unchanged: 0, failed: 3 });
   const lines = await results(alice.auth, first.id);
-  t.same(lines.map((l) => [l.line, l.status]), [[1, 'created'], [3, 'created'], [4, 'failed'], [5, 'failed'], [6, 'failed'], [7, 'updated']], 'line numbers count the empty line');
+  t.same(
+    lines.map((l) => [l.line, l.status]),
+    [
+      [1, 'created'],
+      [3, 'created'],
+      [4, 'failed'],
+      [5, 'failed'],
+      [6, 'failed'],
+      [7, 'updated'],
+    ],
+    'line numbers count the empty line',
+  );
   t.equal(lines[0]!.source_id, a.source_id);
   t.equal(lines[0]!.id, lines[5]!.id, 'the same source_id is the same listing');
   t.equal(lines[5]!.version, 2);
@@ -100,19 +138,37 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   const claimed = await app.inject({ url: `/de/listings/map?source_id=${b.source_id}`, headers: alice.auth });
   t.same(claimed.json().mappings, [{ source_id: b.source_id, service_id: bId }], 'a created listing is mapped to its source_id');
 
-  const second = await run(alice.auth, [{ ...a, description: 'Now with cake' }, { ...b, place: 'Potsdam' }]);
+  const second = await run(alice.auth, [
+    { ...a, description: 'Now with cake' },
+    { ...b, place: 'Potsdam' },
+  ]);
   t.match(second.counts, { lines: 2, processed: 2, created: 0, updated: 1, unchanged: 1, failed: 0 });
   const again = await results(alice.auth, second.id);
-  t.same(again.map((l) => [l.status, l.id, l.version]), [['unchanged', aId, 2], ['updated', bId, 2]]);
+  t.same(
+    again.map((l) => [l.status, l.id, l.version]),
+    [
+      ['unchanged', aId, 2],
+      ['updated', bId, 2],
+    ],
+  );
   t.same(await changeKinds(aId), ['created', 'updated'], 'one change per created or updated item, none for the unchanged one');
   t.same(await changeKinds(bId), ['created', 'updated']);
   t.equal((await readListing(bId)).json().place, 'Potsdam');
 
   // Unchanged lines are found by one read before the batch; a line equal to the listing as it was
   // before an earlier line of the same job changed it is still applied.
-  const third = await run(alice.auth, [{ ...a, description: 'Closed for cake' }, { ...a, description: 'Now with cake' }]);
+  const third = await run(alice.auth, [
+    { ...a, description: 'Closed for cake' },
+    { ...a, description: 'Now with cake' },
+  ]);
   t.match(third.counts, { processed: 2, updated: 2, unchanged: 0 });
-  t.same((await results(alice.auth, third.id)).map((l) => [l.status, l.version]), [['updated', 3], ['updated', 4]]);
+  t.same(
+    (await results(alice.auth, third.id)).map((l) => [l.status, l.version]),
+    [
+      ['updated', 3],
+      ['updated', 4],
+    ],
+  );
   t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
@@ -125,7 +181,10 @@ t.test('a line the database refuses fails alone; the batch is rolled back and ru
   t.equal(job.status, 'done');
   t.match(job.counts, { lines: 3, processed: 3, created: 2, failed: 1 });
   const lines = await results(alice.auth, job.id);
-  t.same(lines.map((l) => l.status), ['created', 'failed', 'created']);
+  t.same(
+    lines.map((l) => l.status),
+    ['created', 'failed', 'created'],
+  );
   t.same(lines[1]!.error, { type: 'validation', message: 'the database refused the listing', details: ['sqlstate: 23514'] }, 'the error does not repeat the refused data');
   t.same(await changeKinds(lines[0]!.id!), ['created'], 'the line before it was applied once');
   t.same(await changeKinds(lines[2]!.id!), ['created'], 'and the line after it');
@@ -145,7 +204,7 @@ t.test('a mapped source_id whose listing another partner claims fails with forbi
   t.notMatch((await readListing(id)).json().name, /^Import /, 'the listing is unchanged');
 });
 
-t.test('mode=replace deletes the caller\'s listings no line named, and nothing when a line failed', async (t) => {
+t.test("mode=replace deletes the caller's listings no line named, and nothing when a line failed", async (t) => {
   const carol = await partner();
   const [one, two, three] = [item(), item(), item()];
   const seeded = await run(carol.auth, [one, two, three]);
@@ -223,9 +282,13 @@ t.test('Idempotency-Key: the same body answers the same job, another body 409', 
   await finished(alice.auth, first.json().id);
 });
 
-t.test('another partner\'s import is 404; admins see it; lists hold the caller\'s jobs newest first', async (t) => {
+t.test("another partner's import is 404; admins see it; lists hold the caller's jobs newest first", async (t) => {
   const job = await run(alice.auth, [item()]);
-  for (const [method, path] of [['GET', ''], ['GET', '/results'], ['DELETE', '']] as const) {
+  for (const [method, path] of [
+    ['GET', ''],
+    ['GET', '/results'],
+    ['DELETE', ''],
+  ] as const) {
     const res = await app.inject({ method, url: `/de/imports/${job.id}${path}`, headers: bob.auth });
     t.equal(res.statusCode, 404, `${method} ${path || '/'} by another partner`);
     t.equal(res.json().type, 'not_found');

@@ -73,7 +73,7 @@ t.test('rotation: a second key works after the first is revoked, and the partner
 
   for (const { app } of instances) {
     const update = await app.inject({ method: 'PUT', url: `/de/listings/${listingId}`, headers: second, payload: listingInput({ name: `Rotiert ${runId}` }) });
-    t.equal(update.statusCode, 200, 'the listing is still the partner\'s own');
+    t.equal(update.statusCode, 200, "the listing is still the partner's own");
     t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${listingId}/claim`, headers: second })).statusCode, 204, 'its claim holds');
   }
 });

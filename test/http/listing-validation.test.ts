@@ -51,14 +51,65 @@ const cases: [string, unknown, RegExp][] = [
   ['a malformed time', listingInput({ hours: { monday: [{ start: '8:00', end: '12:00' }] } }), /^hours\.monday\[0\]\.start: must be a time/],
   ['24:00 is no start', listingInput({ hours: { monday: [{ start: '24:00', end: '24:00' }] } }), /^hours\.monday\[0\]\.start: must be a time/],
   ['start before end', listingInput({ hours: { monday: [{ start: '12:00', end: '08:00' }] } }), /^hours\.monday\[0\]: start must be before end$/],
-  ['intervals do not overlap', listingInput({ hours: { monday: [{ start: '08:00', end: '12:00' }, { start: '11:00', end: '14:00' }] } }), /^hours\.monday: intervals 08:00:00-12:00:00 and 11:00:00-14:00:00 overlap$/],
-  ['a closed special day has no intervals', listingInput({ special_hours: [{ date: '2026-12-24', closed: true, intervals: [{ start: '10:00', end: '12:00' }] }] }), /^special_hours\[0\]\.intervals: must be empty when closed is true$/],
-  ['an open special day has intervals', listingInput({ special_hours: [{ date: '2026-12-24', closed: false }] }), /^special_hours\[0\]\.intervals: must hold at least one interval when closed is false$/],
-  ['special days are unique', listingInput({ special_hours: [{ date: '2026-12-24', closed: true }, { date: '2026-12-24', closed: true }] }), /^special_hours\[1\]\.date: 2026-12-24 appears twice$/],
+  [
+    'intervals do not overlap',
+    listingInput({
+      hours: {
+        monday: [
+          { start: '08:00', end: '12:00' },
+          { start: '11:00', end: '14:00' },
+        ],
+      },
+    }),
+    /^hours\.monday: intervals 08:00:00-12:00:00 and 11:00:00-14:00:00 overlap$/,
+  ],
+  [
+    'a closed special day has no intervals',
+    listingInput({ special_hours: [{ date: '2026-12-24', closed: true, intervals: [{ start: '10:00', end: '12:00' }] }] }),
+    /^special_hours\[0\]\.intervals: must be empty when closed is true$/,
+  ],
+  [
+    'an open special day has intervals',
+    listingInput({ special_hours: [{ date: '2026-12-24', closed: false }] }),
+    /^special_hours\[0\]\.intervals: must hold at least one interval when closed is false$/,
+  ],
+  [
+    'special days are unique',
+    listingInput({
+      special_hours: [
+        { date: '2026-12-24', closed: true },
+        { date: '2026-12-24', closed: true },
+      ],
+    }),
+    /^special_hours\[1\]\.date: 2026-12-24 appears twice$/,
+  ],
   ['a special day is a real date', listingInput({ special_hours: [{ date: '2026-02-29', closed: true }] }), /^special_hours\[0\]\.date: must be a date YYYY-MM-DD$/],
-  ['special intervals do not overlap', listingInput({ special_hours: [{ date: '2026-12-24', closed: false, intervals: [{ start: '08:00', end: '12:00' }, { start: '11:00', end: '14:00' }] }] }), /^special_hours\[0\]\.intervals: intervals 08:00:00-12:00:00 and 11:00:00-14:00:00 overlap$/],
-  ['special intervals end after they start', listingInput({ special_hours: [{ date: '2026-12-24', closed: false, intervals: [{ start: '22:00', end: '02:00' }] }] }), /^special_hours\[0\]\.intervals\[0\]: start must be before end$/],
-  ['at most 100 special days', listingInput({ special_hours: Array.from({ length: 101 }, (_, i) => ({ date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), closed: true })) }), /^special_hours: /],
+  [
+    'special intervals do not overlap',
+    listingInput({
+      special_hours: [
+        {
+          date: '2026-12-24',
+          closed: false,
+          intervals: [
+            { start: '08:00', end: '12:00' },
+            { start: '11:00', end: '14:00' },
+          ],
+        },
+      ],
+    }),
+    /^special_hours\[0\]\.intervals: intervals 08:00:00-12:00:00 and 11:00:00-14:00:00 overlap$/,
+  ],
+  [
+    'special intervals end after they start',
+    listingInput({ special_hours: [{ date: '2026-12-24', closed: false, intervals: [{ start: '22:00', end: '02:00' }] }] }),
+    /^special_hours\[0\]\.intervals\[0\]: start must be before end$/,
+  ],
+  [
+    'at most 100 special days',
+    listingInput({ special_hours: Array.from({ length: 101 }, (_, i) => ({ date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), closed: true })) }),
+    /^special_hours: /,
+  ],
   ['temporarily_closed.until is a date or null', listingInput({ temporarily_closed: { until: 'soon' } }), /^temporarily_closed\.until: must be null or a date YYYY-MM-DD$/],
   ['time_zone is an IANA zone', listingInput({ time_zone: 'Berlin' }), /^time_zone: unknown time zone "Berlin"/],
   ['country_code matches the path', listingInput({ country_code: 'at' }), /^country_code: must be "de", the country of the path$/],
@@ -73,19 +124,17 @@ for (const [rule, body, detail] of cases) {
     t.equal(res.statusCode, 400);
     const error = res.json();
     t.equal(error.type, 'validation');
-    t.ok(error.details.some((d: string) => detail.test(d)), `details ${JSON.stringify(error.details)} include ${detail}`);
+    t.ok(
+      error.details.some((d: string) => detail.test(d)),
+      `details ${JSON.stringify(error.details)} include ${detail}`,
+    );
   });
 }
 
 t.test('every failed check is reported, not only the first', async (t) => {
   const res = await post({ ...listingInput({ name: '', zip: '', phones: [{ type: 'landline', number: 'x' }] }), extra: 1 });
   t.equal(res.statusCode, 400);
-  t.same(res.json().details.sort(), [
-    'extra: is not a known field',
-    'name: must be 1–200 characters',
-    'phones[0].number: must be E.164',
-    'zip: must be 1–20 characters',
-  ]);
+  t.same(res.json().details.sort(), ['extra: is not a known field', 'name: must be 1–200 characters', 'phones[0].number: must be E.164', 'zip: must be 1–20 characters']);
 });
 
 t.test('the domain checks also report all failures together', async (t) => {

@@ -23,7 +23,10 @@ t.test('POST creates a listing with ids, url, contact and normalised hours, clai
   t.equal(listing.country_code, 'de');
   t.same(listing.contact, { name: 'Anna', surname: 'Muster', title: '', gender: 'F' });
   t.same(Object.keys(listing.hours), ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
-  t.same(listing.hours.monday, [{ start: '08:00:00', end: '12:00:00' }, { start: '13:00:00', end: '18:00:00' }]);
+  t.same(listing.hours.monday, [
+    { start: '08:00:00', end: '12:00:00' },
+    { start: '13:00:00', end: '18:00:00' },
+  ]);
   t.same(listing.categories, [{ id: 'shop/bakery', name: 'Bäckerei' }]);
   t.equal(listing.claimed, true);
   t.equal(listing.suppressed, false);
@@ -53,28 +56,62 @@ t.test('GET returns the listing with images; unknown ids and other countries ans
 t.test('the create response is the stored listing: every list in the order sent, as a GET reads it back', async (t) => {
   // The create builds its response from the rows its one statement inserted (no read back): its
   // lists must come out as the tables hold them, and the columns it left to their defaults too.
-  const created = (await create(owner.auth, listingInput({
-    emails: [{ address: 'b@example.com' }, { address: 'a@example.com' }, { address: 'c@example.com' }],
-    phones: [{ type: 'mobile', number: '+4915112345678' }, { type: 'landline', number: '+493012345678' }],
-    links: [{ type: 'website', url: 'https://example.com/z' }, { type: 'facebook', url: 'https://facebook.com/a' }],
-    categories: [{ id: 'shop/bakery' }, { id: 'amenity/cafe' }],
-    special_hours: [{ date: '2030-12-24', closed: false, intervals: [{ start: '08:00', end: '12:00' }] }],
-    temporarily_closed: { until: null },
-  }))).json();
-  t.same(created.emails.map((e: { address: string }) => e.address), ['b@example.com', 'a@example.com', 'c@example.com']);
-  t.same(created.phones.map((p: { type: string }) => p.type), ['mobile', 'landline']);
-  t.same(created.links.map((l: { type: string }) => l.type), ['website', 'facebook']);
-  t.same(created.categories, [{ id: 'shop/bakery', name: 'Bäckerei' }, { id: 'amenity/cafe', name: 'Café' }]);
+  const created = (
+    await create(
+      owner.auth,
+      listingInput({
+        emails: [{ address: 'b@example.com' }, { address: 'a@example.com' }, { address: 'c@example.com' }],
+        phones: [
+          { type: 'mobile', number: '+4915112345678' },
+          { type: 'landline', number: '+493012345678' },
+        ],
+        links: [
+          { type: 'website', url: 'https://example.com/z' },
+          { type: 'facebook', url: 'https://facebook.com/a' },
+        ],
+        categories: [{ id: 'shop/bakery' }, { id: 'amenity/cafe' }],
+        special_hours: [{ date: '2030-12-24', closed: false, intervals: [{ start: '08:00', end: '12:00' }] }],
+        temporarily_closed: { until: null },
+      }),
+    )
+  ).json();
+  t.same(
+    created.emails.map((e: { address: string }) => e.address),
+    ['b@example.com', 'a@example.com', 'c@example.com'],
+  );
+  t.same(
+    created.phones.map((p: { type: string }) => p.type),
+    ['mobile', 'landline'],
+  );
+  t.same(
+    created.links.map((l: { type: string }) => l.type),
+    ['website', 'facebook'],
+  );
+  t.same(created.categories, [
+    { id: 'shop/bakery', name: 'Bäckerei' },
+    { id: 'amenity/cafe', name: 'Café' },
+  ]);
   const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
   t.strictSame({ ...read, images: undefined }, { ...created, images: undefined }, 'field for field, types included');
 });
 
 t.test('sorts intervals by start and accepts HH:MM:SS and an end of 24:00', async (t) => {
-  const res = await create(owner.auth, listingInput({
-    hours: { friday: [{ start: '18:00:30', end: '24:00' }, { start: '09:00', end: '12:00' }] },
-  }));
+  const res = await create(
+    owner.auth,
+    listingInput({
+      hours: {
+        friday: [
+          { start: '18:00:30', end: '24:00' },
+          { start: '09:00', end: '12:00' },
+        ],
+      },
+    }),
+  );
   t.equal(res.statusCode, 201);
-  t.same(res.json().hours.friday, [{ start: '09:00:00', end: '12:00:00' }, { start: '18:00:30', end: '24:00:00' }]);
+  t.same(res.json().hours.friday, [
+    { start: '09:00:00', end: '12:00:00' },
+    { start: '18:00:30', end: '24:00:00' },
+  ]);
 });
 
 t.test('PUT replaces the listing, keeps sub-object ids sent back and accepts a read listing as body', async (t) => {
@@ -85,7 +122,9 @@ t.test('PUT replaces the listing, keeps sub-object ids sent back and accepts a r
   t.same(echoed.json().emails, read.emails);
 
   const res = await app.inject({
-    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    method: 'PUT',
+    url: `/de/listings/${created.id}`,
+    headers: owner.auth,
     payload: listingInput({
       name: 'Neuer Name',
       emails: [{ id: created.emails[0].id, address: 'kept@example.com' }, { address: 'new@example.com' }],
@@ -108,7 +147,9 @@ t.test('PUT with a sub-object id of another listing is a validation error', asyn
   const a = (await create()).json();
   const b = (await create()).json();
   const res = await app.inject({
-    method: 'PUT', url: `/de/listings/${a.id}`, headers: owner.auth,
+    method: 'PUT',
+    url: `/de/listings/${a.id}`,
+    headers: owner.auth,
     payload: listingInput({ phones: [{ id: b.phones[0].id, type: 'fax', number: '+4930999' }] }),
   });
   t.equal(res.statusCode, 400);
@@ -118,27 +159,51 @@ t.test('PUT with a sub-object id of another listing is a validation error', asyn
 t.test('the update response is the stored listing, images included, as a GET reads it back', async (t) => {
   // The update builds its response from what its statement wrote and the images it left alone (no
   // read back after the commit).
-  const created = (await create(owner.auth, listingInput({
-    phones: [{ type: 'mobile', number: '+4915112345678' }, { type: 'landline', number: '+493012345678' }],
-  }))).json();
+  const created = (
+    await create(
+      owner.auth,
+      listingInput({
+        phones: [
+          { type: 'mobile', number: '+4915112345678' },
+          { type: 'landline', number: '+493012345678' },
+        ],
+      }),
+    )
+  ).json();
   const tinyPng = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
   const image = await app.inject({ method: 'POST', url: `/de/listings/${created.id}/images`, headers: owner.auth, payload: { type: 'photo', caption: 'front', base64: tinyPng } });
   t.equal(image.statusCode, 201);
   const res = await app.inject({
-    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    method: 'PUT',
+    url: `/de/listings/${created.id}`,
+    headers: owner.auth,
     payload: listingInput({
       phones: [{ type: 'fax', number: '+493099999' }, created.phones[1]],
-      links: [{ type: 'website', url: 'https://example.com/z' }, { type: 'facebook', url: 'https://facebook.com/a' }],
+      links: [
+        { type: 'website', url: 'https://example.com/z' },
+        { type: 'facebook', url: 'https://facebook.com/a' },
+      ],
       categories: [{ id: 'amenity/cafe' }, { id: 'shop/bakery' }],
       special_hours: [{ date: '2030-12-24', closed: true }],
     }),
   });
   t.equal(res.statusCode, 200);
   const updated = res.json();
-  t.same(updated.phones.map((p: { type: string }) => p.type), ['fax', 'landline'], 'in the order sent');
+  t.same(
+    updated.phones.map((p: { type: string }) => p.type),
+    ['fax', 'landline'],
+    'in the order sent',
+  );
   t.equal(updated.phones[1].id, created.phones[1].id, 'a phone sent with its id keeps it');
-  t.same(updated.categories, [{ id: 'amenity/cafe', name: 'Café' }, { id: 'shop/bakery', name: 'Bäckerei' }]);
-  t.same(updated.images.map((i: { id: string; caption: string }) => [i.id, i.caption]), [[image.json().id, 'front']], 'the images it had');
+  t.same(updated.categories, [
+    { id: 'amenity/cafe', name: 'Café' },
+    { id: 'shop/bakery', name: 'Bäckerei' },
+  ]);
+  t.same(
+    updated.images.map((i: { id: string; caption: string }) => [i.id, i.caption]),
+    [[image.json().id, 'front']],
+    'the images it had',
+  );
   const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
   t.strictSame(read, updated, 'field for field, types included');
 });
@@ -149,7 +214,9 @@ t.test('a refused PUT leaves the listing as it was, sub-objects included', async
   const created = (await create()).json();
   const before = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
   const res = await app.inject({
-    method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth,
+    method: 'PUT',
+    url: `/de/listings/${created.id}`,
+    headers: owner.auth,
     payload: listingInput({ name: 'Refused', phones: [{ id: '999999999', type: 'fax', number: '+4930999' }], categories: [{ id: 'no/such' }] }),
   });
   t.equal(res.statusCode, 400);
@@ -255,11 +322,15 @@ t.test('a refused create writes nothing: no listing, no change in the feed, no i
   const takenSourceId = await create(lone.auth, listingInput({ source_id: sourceId }));
   t.equal(takenSourceId.statusCode, 409);
   t.match(takenSourceId.json().message, new RegExp(`^source_id "${sourceId}" already maps to listing \\d+$`));
-  const { rows: [written] } = await deps.database.pool.query(
+  const {
+    rows: [written],
+  } = await deps.database.pool.query(
     `select (select count(*) from listings where created_by = $1)::int as listings,
        (select count(*) from listing_changes c join listings l on l.id = c.listing_id where l.created_by = $1)::int as changes,
        (select count(*) from outbox o join listings l on l.id = o.listing_id where l.created_by = $1)::int as events,
-       (select count(*) from mappings where partner_id = $1)::int as mappings`, [lone.id]);
+       (select count(*) from mappings where partner_id = $1)::int as mappings`,
+    [lone.id],
+  );
   t.same(written, { listings: 1, changes: 1, events: 1, mappings: 1 }, 'only the accepted create wrote');
 });
 
@@ -275,10 +346,21 @@ t.test('a create stores what was left out as SQL NULL, and every sub-object on t
   const { rows } = await deps.database.pool.query(
     `select id, contact is null as no_contact, temporarily_closed is null as not_closed,
        (select array_agg(address order by position) from listing_emails where listing_id = l.id) as emails
-     from listings l where id = any($1::bigint[]) order by id`, [[bare.id, full.id]]);
-  t.same(rows.map((r) => [String(r.id), r.no_contact, r.not_closed]), [[bare.id, true, true], [full.id, false, true]]);
+     from listings l where id = any($1::bigint[]) order by id`,
+    [[bare.id, full.id]],
+  );
+  t.same(
+    rows.map((r) => [String(r.id), r.no_contact, r.not_closed]),
+    [
+      [bare.id, true, true],
+      [full.id, false, true],
+    ],
+  );
   t.same(rows[1].emails, ['a@example.com', 'b@example.com']);
-  t.same(full.emails.map((e: { address: string }) => e.address), ['a@example.com', 'b@example.com']);
+  t.same(
+    full.emails.map((e: { address: string }) => e.address),
+    ['a@example.com', 'b@example.com'],
+  );
 });
 
 t.test('framework errors are Error objects', async (t) => {
@@ -295,7 +377,9 @@ t.test('framework errors are Error objects', async (t) => {
   t.equal(wrongType.json().type, 'unsupported_media_type');
 
   const tooLarge = await app.inject({
-    method: 'POST', url: '/de/listings', headers: { ...owner.auth, 'content-type': 'application/json' },
+    method: 'POST',
+    url: '/de/listings',
+    headers: { ...owner.auth, 'content-type': 'application/json' },
     payload: JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024) }),
   });
   t.equal(tooLarge.statusCode, 413);

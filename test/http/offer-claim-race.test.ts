@@ -32,12 +32,18 @@ async function duringClaim(id: string, request: () => Promise<LightMyRequestResp
     await client.query('update listings set claimed_by = $1 where id = $2', [alice.id, id]);
     const claimer = (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     let answered = false;
-    const pending = request().finally(() => { answered = true; });
-    await eventually(async () => {
-      if (answered) return true;
-      const waiting = await deps.database.pool.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [claimer]);
-      return waiting.rows[0].n > 0 ? true : undefined;
-    }, 5000, 'the request to wait on the claim or to finish');
+    const pending = request().finally(() => {
+      answered = true;
+    });
+    await eventually(
+      async () => {
+        if (answered) return true;
+        const waiting = await deps.database.pool.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [claimer]);
+        return waiting.rows[0].n > 0 ? true : undefined;
+      },
+      5000,
+      'the request to wait on the claim or to finish',
+    );
     await client.query('commit');
     return await pending;
   } catch (err) {

@@ -8,7 +8,14 @@ const { auth } = await partner();
 
 const hours = {
   special_hours: [
-    { date: '2026-12-31', closed: false, intervals: [{ start: '14:00', end: '16:00' }, { start: '10:00', end: '12:00' }] },
+    {
+      date: '2026-12-31',
+      closed: false,
+      intervals: [
+        { start: '14:00', end: '16:00' },
+        { start: '10:00', end: '12:00' },
+      ],
+    },
     { date: '2026-12-24', closed: true },
   ],
   temporarily_closed: { until: '2026-12-01' },
@@ -23,13 +30,20 @@ t.test('special hours, closure and zone are stored, normalised and returned', as
   const listing = res.json();
   t.same(listing.special_hours, [
     { date: '2026-12-24', closed: true, intervals: [] },
-    { date: '2026-12-31', closed: false, intervals: [{ start: '10:00:00', end: '12:00:00' }, { start: '14:00:00', end: '16:00:00' }] },
+    {
+      date: '2026-12-31',
+      closed: false,
+      intervals: [
+        { start: '10:00:00', end: '12:00:00' },
+        { start: '14:00:00', end: '16:00:00' },
+      ],
+    },
   ]);
   t.same(listing.temporarily_closed, { until: '2026-12-01' });
   t.equal(listing.time_zone, 'America/New_York');
 });
 
-t.test('PUT is a full replacement: omitted hours fields are cleared, the zone falls back to the country\'s', async (t) => {
+t.test("PUT is a full replacement: omitted hours fields are cleared, the zone falls back to the country's", async (t) => {
   const created = await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput({ ...hours, temporarily_closed: { until: null } }) });
   t.equal(created.statusCode, 201);
   t.same(created.json().temporarily_closed, { until: null });
@@ -40,7 +54,7 @@ t.test('PUT is a full replacement: omitted hours fields are cleared, the zone fa
   t.equal(res.json().time_zone, 'Europe/Berlin');
 });
 
-t.test('a listing of another country defaults to that country\'s zone', async (t) => {
+t.test("a listing of another country defaults to that country's zone", async (t) => {
   const res = await app.inject({ method: 'POST', url: '/at/listings', headers: auth, payload: listingInput({ categories: [{ id: 'shop/bakery' }] }) });
   t.equal(res.statusCode, 201);
   t.equal(res.json().time_zone, 'Europe/Vienna');

@@ -49,15 +49,27 @@ t.test('the OpenAPI 3.1 document is valid and lists every route with summary, ta
   t.equal(doc.openapi, '3.1.0');
   await SwaggerParser.validate(structuredClone(doc));
   const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-    .flatMap(([path, ops]) => Object.keys(ops).filter((m) => m !== 'parameters').map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    .flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => m !== 'parameters')
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    .sort();
   const served = registeredRoutes();
   t.ok(served.length >= 30, `${served.length} routes`);
-  t.same(served.filter((r) => !documented.includes(r)), [], 'every served route is documented');
+  t.same(
+    served.filter((r) => !documented.includes(r)),
+    [],
+    'every served route is documented',
+  );
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string; tags?: string[]; responses?: Record<string, unknown> }>>)) {
     for (const [method, op] of Object.entries(ops)) {
       t.ok(op.summary, `${method} ${path}: summary`);
       t.ok(op.tags?.length, `${method} ${path}: tags`);
-      t.ok(Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')), `${method} ${path}: a success response`);
+      t.ok(
+        Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')),
+        `${method} ${path}: a success response`,
+      );
       if (path.startsWith('/{country}')) t.ok(op.responses?.['401'] && op.responses?.['400'], `${method} ${path}: error responses`);
     }
   }
@@ -132,11 +144,21 @@ t.test('a burst of scrapes reads the outbox backlog from PostgreSQL and the queu
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   t.teardown(() => queue.close());
   const getJobCounts = queue.queue.getJobCounts.bind(queue.queue);
-  const counted = { queue: { getJobCounts: (...states: Parameters<typeof getJobCounts>) => { redisReads++; return getJobCounts(...states); } } };
+  const counted = {
+    queue: {
+      getJobCounts: (...states: Parameters<typeof getJobCounts>) => {
+        redisReads++;
+        return getJobCounts(...states);
+      },
+    },
+  };
   const queries = countQueries(deps.database.pool);
   const metrics = createMetrics({ db: deps.database.db, queue: counted as unknown as Pick<IndexQueue, 'queue'>, cacheMs: 60_000 });
   const texts = await Promise.all(Array.from({ length: 20 }, () => metrics.registry.metrics()));
-  t.ok(texts.every((text) => /^outbox_backlog \d+$/m.test(text) && /^index_queue_jobs\{state="waiting"\} \d+$/m.test(text)), 'every scrape has both gauges');
+  t.ok(
+    texts.every((text) => /^outbox_backlog \d+$/m.test(text) && /^index_queue_jobs\{state="waiting"\} \d+$/m.test(text)),
+    'every scrape has both gauges',
+  );
   for (let i = 0; i < 5; i++) await metrics.registry.metrics();
   t.equal(queries(), 1, 'one query of the outbox for 25 scrapes');
   t.equal(redisReads, 1, 'one read of the queue counts');
@@ -144,12 +166,20 @@ t.test('a burst of scrapes reads the outbox backlog from PostgreSQL and the queu
 
 t.test('logs carry the request id and never the API key or image payloads', async (t) => {
   let logged = '';
-  const sink = new Writable({ write(chunk, _enc, done) { logged += chunk.toString(); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
   const logger = pino({ level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
   const deps = createApiDeps(config, logger);
   // Every successful request logged, as the image upload below must be.
   const logged_app = await buildApp({ config: { ...config, LOG_SUCCESS_SAMPLE_RATE: 1 }, logger, deps });
-  t.teardown(async () => { await logged_app.close(); await deps.close(); });
+  t.teardown(async () => {
+    await logged_app.close();
+    await deps.close();
+  });
   const { auth } = await partner();
   const { id } = (await logged_app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json();
   const base64 = readFileSync(new URL('../fixtures/images/tiny.jpg', import.meta.url)).toString('base64');

@@ -32,7 +32,10 @@ t.test('requests with made-up keys from one address get 429 with Retry-After bef
   };
   const answers = [];
   for (let i = 0; i < 8; i++) answers.push(await app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress: '203.0.113.10' }));
-  t.same(answers.map((a) => a.statusCode), [401, 401, 401, 401, 401, 429, 429, 429]);
+  t.same(
+    answers.map((a) => a.statusCode),
+    [401, 401, 401, 401, 401, 429, 429, 429],
+  );
   const last = answers.at(-1)!;
   t.equal(last.json().type, 'rate_limited');
   const retryAfter = Number(last.headers['retry-after']);
@@ -90,8 +93,7 @@ t.test('two API instances share one per-key count through Redis, synchronised in
   const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/999999999', headers: auth });
   // The shared count in Redis, read without adding a hit.
   const counterKey = keyCounterName(shared.QUEUE_PREFIX, hashApiKey(auth.authorization.slice('Bearer '.length)));
-  const sharedCount = (redis: Redis, count: number) =>
-    eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
+  const sharedCount = (redis: Redis, count: number) => eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
   for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 404, `request ${i + 1} on the first instance`);
   await sharedCount(first.deps.redis, 3); // the first instance has added its 3 hits to Redis
   const fourth = await ask(second.app);
@@ -122,7 +124,11 @@ t.test('with Redis unreachable both limits fall back to counting in the process'
 
   const perKey = [];
   for (let i = 0; i < 4; i++) perKey.push(await app.inject({ url: '/de/listings/999999999', headers: auth, remoteAddress: '192.0.2.1' }));
-  t.same(perKey.map((a) => a.statusCode), [404, 404, 404, 429], 'the per-key limit holds');
+  t.same(
+    perKey.map((a) => a.statusCode),
+    [404, 404, 404, 429],
+    'the per-key limit holds',
+  );
   t.equal(perKey[3]!.json().type, 'rate_limited');
   t.ok(Number(perKey[3]!.headers['retry-after']) >= 1, 'with Retry-After');
 
@@ -169,8 +175,7 @@ t.test('two API instances share the count of failed authentications through Redi
   const remoteAddress = '198.51.100.77';
   const ask = (app: typeof first.app) => app.inject({ url: '/de/listings/1', headers: randomKey(), remoteAddress });
   const counterKey = authFailureNamespace(shared.QUEUE_PREFIX) + remoteAddress;
-  const sharedCount = (redis: Redis, count: number) =>
-    eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
+  const sharedCount = (redis: Redis, count: number) => eventually(async () => (Number(await redis.get(counterKey)) >= count ? true : undefined), 5000, `the shared count to reach ${count}`);
   for (let i = 0; i < 3; i++) t.equal((await ask(first.app)).statusCode, 401, `failure ${i + 1} on the first instance`);
   await sharedCount(first.deps.redis, 3);
   t.equal((await ask(second.app)).statusCode, 401, 'the fourth, on the second instance, is within the limit');

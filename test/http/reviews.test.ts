@@ -8,8 +8,14 @@ const admin = await partner('admin');
 const { id } = (await app.inject({ method: 'POST', url: '/de/listings', headers: alice.auth, payload: listingInput() })).json();
 
 const review = (overrides: Record<string, unknown> = {}) => ({
-  source_id: `r-${runId}-${Math.random().toString(36).slice(2, 8)}`, reviewer: 'Max M.', reviewed: '', title: 'Gut',
-  text: 'Sehr gutes Brot.', rating: 4, date_time: '2026-01-15T10:30:00+01:00', ...overrides,
+  source_id: `r-${runId}-${Math.random().toString(36).slice(2, 8)}`,
+  reviewer: 'Max M.',
+  reviewed: '',
+  title: 'Gut',
+  text: 'Sehr gutes Brot.',
+  rating: 4,
+  date_time: '2026-01-15T10:30:00+01:00',
+  ...overrides,
 });
 const post = (auth: Record<string, string>, body: object) => app.inject({ method: 'POST', url: `/de/listings/${id}/reviews`, headers: auth, payload: body });
 const list = async (auth: Record<string, string>) => (await app.inject({ url: `/de/listings/${id}/reviews`, headers: auth })).json();
@@ -67,7 +73,10 @@ t.test('validation: rating bounds, future dates, offsets, lengths', async (t) =>
   for (const [overrides, detail] of cases) {
     const res = await post(alice.auth, review(overrides));
     t.equal(res.statusCode, 400, JSON.stringify(overrides));
-    t.ok(res.json().details.some((d: string) => detail.test(d)), `${JSON.stringify(overrides)}: ${JSON.stringify(res.json().details)}`);
+    t.ok(
+      res.json().details.some((d: string) => detail.test(d)),
+      `${JSON.stringify(overrides)}: ${JSON.stringify(res.json().details)}`,
+    );
   }
 });
 

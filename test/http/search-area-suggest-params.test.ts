@@ -13,7 +13,10 @@ async function refused(t: Test, url: string, detail: RegExp) {
   t.equal(res.statusCode, 400, url);
   const body = res.json();
   t.equal(body.type, 'validation', url);
-  t.ok(body.details.some((d: string) => detail.test(d)), `${url}: ${JSON.stringify(body.details)}`);
+  t.ok(
+    body.details.some((d: string) => detail.test(d)),
+    `${url}: ${JSON.stringify(body.details)}`,
+  );
 }
 
 t.test('radius, bbox and sort answer 400 when they do not fit', async (t) => {
@@ -30,13 +33,19 @@ t.test('radius, bbox and sort answer 400 when they do not fit', async (t) => {
     ['&bbox=13.3,52.4,13.5,52.6&lat=52.5&lon=13.4', /^bbox: not with lat and lon; give one area$/],
     ['&sort=nearest', /^sort: must be relevance or distance$/],
     ['&sort=distance', /^sort: distance needs lat and lon$/],
-  ] as const) await refused(t, `${solr}${query}`, detail);
+  ] as const)
+    await refused(t, `${solr}${query}`, detail);
   await refused(t, '/de/listings?ids=1&radius=3', /^radius: only with solr=true$/);
   await refused(t, '/de/listings?ids=1&sort=distance', /^sort: only with solr=true$/);
 });
 
 t.test('valid radius, bbox and sort answer 200', async (t) => {
-  for (const query of ['what=pizza&lat=52.5&lon=13.4&radius=0.1&sort=distance', 'what=pizza&lat=52.5&lon=13.4&radius=100&sort=relevance', 'bbox=13.3,52.4,13.5,52.6', 'lat=52.5&lon=13.4&sort=relevance']) {
+  for (const query of [
+    'what=pizza&lat=52.5&lon=13.4&radius=0.1&sort=distance',
+    'what=pizza&lat=52.5&lon=13.4&radius=100&sort=relevance',
+    'bbox=13.3,52.4,13.5,52.6',
+    'lat=52.5&lon=13.4&sort=relevance',
+  ]) {
     const res = await get(`/de/listings?solr=true&${query}`);
     t.equal(res.statusCode, 200, `${query}: ${res.body}`);
   }
@@ -53,7 +62,8 @@ t.test('suggest answers 400 for a missing, empty, punctuation-only or too long q
     ['q=ab&lat=52.5', /^lat, lon: give both or neither$/],
     ['q=ab&lat=91&lon=0', /^lat: must be a number between -90 and 90$/],
     ['q=ab&what=x', /what/],
-  ] as const) await refused(t, `/de/suggest?${query}`, detail);
+  ] as const)
+    await refused(t, `/de/suggest?${query}`, detail);
 });
 
 t.test('suggest needs a key and an enabled country, and answers its schema', async (t) => {
@@ -68,6 +78,11 @@ t.test('the OpenAPI document describes the new parameters and the endpoint', asy
   const doc = (await app.inject({ url: '/openapi.json' })).json();
   const params = (path: string) => (doc.paths[path].get.parameters as { name: string }[]).map((p) => p.name);
   t.ok(['radius', 'bbox', 'sort'].every((name) => params('/{country}/listings').includes(name)));
-  t.same(params('/{country}/suggest').filter((name) => name !== 'country').sort(), ['lat', 'limit', 'lon', 'q']);
+  t.same(
+    params('/{country}/suggest')
+      .filter((name) => name !== 'country')
+      .sort(),
+    ['lat', 'limit', 'lon', 'q'],
+  );
   t.ok(doc.paths['/{country}/suggest'].get.responses['200']);
 });

@@ -7,8 +7,7 @@ const alice = await partner();
 const bob = await partner();
 const admin = await partner('admin');
 
-const create = async (auth = alice.auth, overrides = {}) =>
-  (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput(overrides) })).json() as { id: string };
+const create = async (auth = alice.auth, overrides = {}) => (await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput(overrides) })).json() as { id: string };
 const call = (method: 'PUT' | 'DELETE' | 'GET', path: string, auth: Record<string, string>, payload?: object) =>
   app.inject({ method, url: `/de/listings/${path}`, headers: auth, ...(payload ? { payload } : {}) });
 const read = async (id: string) => (await call('GET', id, alice.auth)).json();
@@ -47,9 +46,14 @@ t.test('PUT claim with a JSON body sets the mapping; an empty JSON body is no bo
   t.equal(bad.statusCode, 400);
 });
 
-t.test('suppress and unsuppress are idempotent and refused (409) on another partner\'s listing', async (t) => {
+t.test("suppress and unsuppress are idempotent and refused (409) on another partner's listing", async (t) => {
   const { id } = await create();
-  for (const [method, expected] of [['PUT', true], ['PUT', true], ['DELETE', false], ['DELETE', false]] as const) {
+  for (const [method, expected] of [
+    ['PUT', true],
+    ['PUT', true],
+    ['DELETE', false],
+    ['DELETE', false],
+  ] as const) {
     t.equal((await call(method, `${id}/suppress`, alice.auth)).statusCode, 204);
     t.equal((await read(id)).suppressed, expected);
   }
@@ -72,7 +76,7 @@ t.test('only real changes bump the version', async (t) => {
   t.equal(await version(), 3);
 });
 
-t.test('offers: PUT, GET, DELETE; 403 and nothing stored on another partner\'s listing', async (t) => {
+t.test("offers: PUT, GET, DELETE; 403 and nothing stored on another partner's listing", async (t) => {
   const { id } = await create();
   t.equal((await call('GET', `${id}/offer`, alice.auth)).statusCode, 404, 'no offer yet');
   const offer = { message: '10 % off all bread', url: 'https://example.com/offer' };
@@ -90,7 +94,7 @@ t.test('offers: PUT, GET, DELETE; 403 and nothing stored on another partner\'s l
   t.equal((await call('PUT', '999999999/offer', alice.auth, offer)).statusCode, 404);
 });
 
-t.test('mappings: wildcard, only the caller\'s, sorted, both array names, removed with the listing', async (t) => {
+t.test("mappings: wildcard, only the caller's, sorted, both array names, removed with the listing", async (t) => {
   const prefix = `m${runId}`;
   const one = await create(alice.auth, { source_id: `${prefix}-b_1` });
   const two = await create(alice.auth, { source_id: `${prefix}-a_2` });
@@ -98,13 +102,20 @@ t.test('mappings: wildcard, only the caller\'s, sorted, both array names, remove
   const res = await app.inject({ url: `/de/listings/map?source_id=${prefix}*`, headers: alice.auth });
   t.equal(res.statusCode, 200);
   const body = res.json();
-  t.same(body.mappings, [{ source_id: `${prefix}-a_2`, service_id: two.id }, { source_id: `${prefix}-b_1`, service_id: one.id }]);
+  t.same(body.mappings, [
+    { source_id: `${prefix}-a_2`, service_id: two.id },
+    { source_id: `${prefix}-b_1`, service_id: one.id },
+  ]);
   t.same(body.results, body.mappings, 'the same array under results');
   t.same([body.numFound, body.numReturned], [2, 2]);
   t.same((await app.inject({ url: `/de/listings/map?source_id=*${prefix.slice(2)}-b*`, headers: alice.auth })).json().numFound, 1, 'wildcard at the start');
   t.same((await app.inject({ url: `/de/listings/map?source_id=${prefix}-a%5F2`, headers: alice.auth })).json().numFound, 1, '_ is literal');
   t.same((await app.inject({ url: `/de/listings/map?source_id=${prefix}-a_`, headers: alice.auth })).json().numFound, 0, 'no prefix match without *');
-  t.same((await app.inject({ url: `/de/listings/map?source_id=${prefix}*`, headers: bob.auth })).json().mappings.map((m: { source_id: string }) => m.source_id), [`${prefix}-bob`], 'bob sees only his');
+  t.same(
+    (await app.inject({ url: `/de/listings/map?source_id=${prefix}*`, headers: bob.auth })).json().mappings.map((m: { source_id: string }) => m.source_id),
+    [`${prefix}-bob`],
+    'bob sees only his',
+  );
   t.equal((await app.inject({ url: '/de/listings/map?source_id=a%20b', headers: alice.auth })).statusCode, 400);
   await call('DELETE', one.id, alice.auth);
   t.equal((await app.inject({ url: `/de/listings/map?source_id=${prefix}*`, headers: alice.auth })).json().numFound, 1, 'a deleted listing loses its mapping');
@@ -119,7 +130,7 @@ t.test('mappings: at most 1000 returned, numFound counts all', async (t) => {
   t.same([body.numFound, body.numReturned, body.mappings.length], [1001, 1000, 1000]);
   t.equal(body.mappings[999].source_id, 'bulk-0999', 'sorted by source_id');
   const all = (await app.inject({ url: '/de/listings/map', headers: carol.auth })).json();
-  t.equal(all.numFound, 1001, 'without source_id: all of the caller\'s mappings');
+  t.equal(all.numFound, 1001, "without source_id: all of the caller's mappings");
 });
 
 t.test('Idempotency-Key: a retry replays the first response and creates nothing', async (t) => {
@@ -145,10 +156,7 @@ t.test('Idempotency-Key: a retry replays the first response and creates nothing'
 t.test('Idempotency-Key: two concurrent requests create one listing', async (t) => {
   const body = listingInput({ name: `Concurrent ${runId}` });
   const headers = { ...alice.auth, 'idempotency-key': `idem-${runId}-2` };
-  const [a, b] = await Promise.all([
-    app.inject({ method: 'POST', url: '/de/listings', headers, payload: body }),
-    app.inject({ method: 'POST', url: '/de/listings', headers, payload: body }),
-  ]);
+  const [a, b] = await Promise.all([app.inject({ method: 'POST', url: '/de/listings', headers, payload: body }), app.inject({ method: 'POST', url: '/de/listings', headers, payload: body })]);
   t.same([a.statusCode, b.statusCode], [201, 201]);
   t.equal(a.json().id, b.json().id);
   const count = await deps.database.pool.query('select count(*)::int as n from listings where name = $1', [body.name]);

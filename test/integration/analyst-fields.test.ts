@@ -15,10 +15,15 @@ const call = (method: string, url: string, auth: { authorization: string }, payl
   app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 /** The document once its version is at least `version`. */
-const documentAt = (id: string, version: number) => eventually(async () => {
-  const doc = await indexedDocument(deps, 'de', id);
-  return doc && doc.version >= version ? doc.source : undefined;
-}, INDEXED_WITHIN_MS, `the document at version ${version}`);
+const documentAt = (id: string, version: number) =>
+  eventually(
+    async () => {
+      const doc = await indexedDocument(deps, 'de', id);
+      return doc && doc.version >= version ? doc.source : undefined;
+    },
+    INDEXED_WITHIN_MS,
+    `the document at version ${version}`,
+  );
 
 t.test('a new listing is indexed with its analyst fields', async (t) => {
   const res = await call('POST', '/de/listings', creator.auth, listingInput({ name: `Analyse ${runId}` }));
@@ -26,11 +31,27 @@ t.test('a new listing is indexed with its analyst fields', async (t) => {
   const { id } = res.json();
   const doc = await documentAt(id, 1);
   t.match(doc, {
-    status: 'active', claimed: true, claimed_by: nameOf(creator.id), created_by: nameOf(creator.id),
-    zip: '10115', street: 'Hauptstraße', place: 'Berlin', region: 'Berlin', category_ids: ['shop/bakery'], category_groups: ['shop'],
-    image_count: 0, review_count: 0, rating: null, has_offer: false, has_hours: true, has_website: true, has_phone: true, has_email: true,
+    status: 'active',
+    claimed: true,
+    claimed_by: nameOf(creator.id),
+    created_by: nameOf(creator.id),
+    zip: '10115',
+    street: 'Hauptstraße',
+    place: 'Berlin',
+    region: 'Berlin',
+    category_ids: ['shop/bakery'],
+    category_groups: ['shop'],
+    image_count: 0,
+    review_count: 0,
+    rating: null,
+    has_offer: false,
+    has_hours: true,
+    has_website: true,
+    has_phone: true,
+    has_email: true,
     // coordinates, phone, email, website, hours, description and keywords: all but an image
-    completeness: 7 / 8, tiles: ['4/8/5', '6/34/20', '8/137/83', '10/550/335', '12/2200/1343', '14/8802/5373'],
+    completeness: 7 / 8,
+    tiles: ['4/8/5', '6/34/20', '8/137/83', '10/550/335', '12/2200/1343', '14/8802/5373'],
   });
   t.ok(Math.abs(Date.parse(doc.created_at as string) - Date.now()) < 60_000, 'created_at is when it was created');
   t.equal(doc.created_at, doc.updated_at, 'a new listing was updated when it was created');

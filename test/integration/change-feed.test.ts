@@ -21,8 +21,19 @@ const other = await partner();
 const admin = await partner('admin');
 
 type Auth = { authorization: string };
-interface Entry { cursor: string; id: string; kind: string; version: number; at: string; fields: string[] }
-interface Page { changes: Entry[]; next: string; hasMore: boolean }
+interface Entry {
+  cursor: string;
+  id: string;
+  kind: string;
+  version: number;
+  at: string;
+  fields: string[];
+}
+interface Page {
+  changes: Entry[];
+  next: string;
+  hasMore: boolean;
+}
 
 const tinyPng = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
 let n = 0;
@@ -30,8 +41,7 @@ const input = (name = `Feed ${runId} ${++n}`) => listingInput({ name, place: 'Wi
 const review = () => ({ source_id: `feed-${runId}-${++n}`, reviewer: 'R', reviewed: '', title: '', text: 'gut', rating: 4, date_time: '2026-05-01T12:00:00+02:00' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const feed = (auth: Auth, query: Record<string, string>) =>
-  app.inject({ url: `/${country}/changes?${new URLSearchParams(query)}`, headers: auth });
+const feed = (auth: Auth, query: Record<string, string>) => app.inject({ url: `/${country}/changes?${new URLSearchParams(query)}`, headers: auth });
 
 async function page(auth: Auth, after: string, limit = 1000): Promise<Page> {
   const res = await feed(auth, { after, limit: String(limit) });
@@ -45,7 +55,7 @@ const endOfFeed = async (auth: Auth) => (await page(auth, 'now')).next;
 /** Every change after `after`, following `next` until no more are waiting. */
 async function readAll(auth: Auth, after: string): Promise<{ entries: Entry[]; next: string }> {
   const entries: Entry[] = [];
-  for (let cursor = after; ;) {
+  for (let cursor = after; ; ) {
     const { changes, next, hasMore } = await page(auth, cursor, 100);
     entries.push(...changes);
     cursor = next;
@@ -90,9 +100,17 @@ t.test('each workflow records one change of its kind; a repeated call that chang
 
   const mine = async (auth: Auth) => (await readAll(auth, start)).entries.filter((e) => e.id === id).map((e) => [e.kind, e.version]);
   const everything = [
-    ['created', 1], ['updated', 2], ['unclaimed', 3], ['claimed', 4], ['suppressed', 5], ['unsuppressed', 6],
-    ['offer_set', 7], ['offer_deleted', 8], // offers move the version: the index says whether there is one
-    ['image_added', 9], ['image_changed', 10], ['image_deleted', 11],
+    ['created', 1],
+    ['updated', 2],
+    ['unclaimed', 3],
+    ['claimed', 4],
+    ['suppressed', 5],
+    ['unsuppressed', 6],
+    ['offer_set', 7],
+    ['offer_deleted', 8], // offers move the version: the index says whether there is one
+    ['image_added', 9],
+    ['image_changed', 10],
+    ['image_deleted', 11],
     ['review_added', 11], // owner's own review: private, version unchanged
     ['review_added', 12], // the website review
     ['review_deleted', 12], // owner's review again
@@ -100,14 +118,28 @@ t.test('each workflow records one change of its kind; a repeated call that chang
   ];
   t.same(await mine(admin.auth), everything, 'an admin sees every change, each once, with the version after it');
   t.same(await mine(owner.auth), everything, 'the author of the partner review sees its changes');
-  t.same(await mine(other.auth), everything.filter((_, i) => i !== 11 && i !== 13), 'another partner sees neither change of that review');
+  t.same(
+    await mine(other.auth),
+    everything.filter((_, i) => i !== 11 && i !== 13),
+    'another partner sees neither change of that review',
+  );
 
-  const rows = await db.select().from(listingChanges).where(eq(listingChanges.listingId, Number(id))).orderBy(listingChanges.seq);
+  const rows = await db
+    .select()
+    .from(listingChanges)
+    .where(eq(listingChanges.listingId, Number(id)))
+    .orderBy(listingChanges.seq);
   const claimant = (kind: string) => rows.find((r) => r.kind === kind)?.claimedBy;
   t.equal(claimant('created'), owner.id, 'created: claimed by its creator');
   t.equal(claimant('unclaimed'), owner.id, 'unclaimed: the claimant before');
   t.equal(claimant('claimed'), other.id, 'claimed: the new claimant');
-  t.same(rows.filter((r) => r.visibleTo !== null).map((r) => [r.kind, r.visibleTo]), [['review_added', owner.id], ['review_deleted', owner.id]]);
+  t.same(
+    rows.filter((r) => r.visibleTo !== null).map((r) => [r.kind, r.visibleTo]),
+    [
+      ['review_added', owner.id],
+      ['review_deleted', owner.id],
+    ],
+  );
 
   const [entry] = (await readAll(owner.auth, start)).entries.filter((e) => e.id === id);
   t.match(entry, { cursor: /^[A-Za-z0-9_-]+$/, id, kind: 'created', version: 1 });
@@ -118,8 +150,7 @@ t.test('each change names the Listing fields it touched; an offer moves only the
   const start = await endOfFeed(admin.auth);
   const id = await create(owner.auth);
   const base = `/${country}/listings/${id}`;
-  const send = (method: 'PATCH' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
-    app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+  const send = (method: 'PATCH' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) => app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
   await send('PATCH', base, { name: `Feed ${runId} umbenannt`, keywords: [] });
   await send('PUT', `${base}/suppress`);
   await send('PUT', `${base}/offer`, { message: 'Angebot', url: 'https://example.com/angebot' });
@@ -128,10 +159,17 @@ t.test('each change names the Listing fields it touched; an offer moves only the
   const shown = (await app.inject({ url: base, headers: owner.auth })).json();
   await send('DELETE', base);
   const entries = (await readAll(owner.auth, start)).entries.filter((e) => e.id === id);
-  t.same(entries.slice(1).map((e) => [e.kind, e.fields]), [
-    ['updated', ['name', 'keywords', 'version']], ['suppressed', ['suppressed', 'version']], ['offer_set', ['version']],
-    ['image_added', ['images', 'version']], ['review_added', []], ['deleted', ['version']],
-  ]);
+  t.same(
+    entries.slice(1).map((e) => [e.kind, e.fields]),
+    [
+      ['updated', ['name', 'keywords', 'version']],
+      ['suppressed', ['suppressed', 'version']],
+      ['offer_set', ['version']],
+      ['image_added', ['images', 'version']],
+      ['review_added', []],
+      ['deleted', ['version']],
+    ],
+  );
   t.same([...entries[0]!.fields].sort(), Object.keys(shown).sort(), 'created: every field of the Listing');
 });
 
@@ -141,11 +179,29 @@ t.test('an admin taking over a claimed listing ends the previous claim in the fe
   const res = await app.inject({ method: 'PUT', url: `/${country}/listings/${id}/claim`, headers: admin.auth });
   t.equal(res.statusCode, 204, 'an admin takes over');
   const { entries } = await readAll(admin.auth, start);
-  t.same(entries.filter((e) => e.id === id).map((e) => [e.kind, e.version]), [['created', 1], ['unclaimed', 2], ['claimed', 2]],
-    'one write, one version: the end of the old claim, then the new one');
-  const rows = await db.select().from(listingChanges).where(eq(listingChanges.listingId, Number(id))).orderBy(listingChanges.seq);
-  t.same(rows.map((r) => [r.kind, r.claimedBy]), [['created', owner.id], ['unclaimed', owner.id], ['claimed', admin.id]],
-    'the previous claimant\'s scope-claimed webhooks match the unclaimed change');
+  t.same(
+    entries.filter((e) => e.id === id).map((e) => [e.kind, e.version]),
+    [
+      ['created', 1],
+      ['unclaimed', 2],
+      ['claimed', 2],
+    ],
+    'one write, one version: the end of the old claim, then the new one',
+  );
+  const rows = await db
+    .select()
+    .from(listingChanges)
+    .where(eq(listingChanges.listingId, Number(id)))
+    .orderBy(listingChanges.seq);
+  t.same(
+    rows.map((r) => [r.kind, r.claimedBy]),
+    [
+      ['created', owner.id],
+      ['unclaimed', owner.id],
+      ['claimed', admin.id],
+    ],
+    "the previous claimant's scope-claimed webhooks match the unclaimed change",
+  );
 });
 
 t.test('after=now is an empty page at the end of the feed; the next change follows it; an empty page repeats its cursor', async (t) => {
@@ -156,12 +212,19 @@ t.test('after=now is an empty page at the end of the feed; the next change follo
   t.equal(now.hasMore, false);
   const id = await create(owner.auth);
   const next = await page(owner.auth, now.next);
-  t.same(next.changes.map((e) => [e.id, e.kind]), [[id, 'created']], 'a change is in the feed at once after its commit');
+  t.same(
+    next.changes.map((e) => [e.id, e.kind]),
+    [[id, 'created']],
+    'a change is in the feed at once after its commit',
+  );
   const empty = await page(owner.auth, next.next);
   t.same(empty.changes, []);
   t.equal(empty.next, next.next, 'an empty page gives back the cursor it was asked with');
   t.equal(empty.hasMore, false);
-  t.ok((await page(other.auth, now.next)).changes.some((e) => e.id === id), 'a cursor works for any caller');
+  t.ok(
+    (await page(other.auth, now.next)).changes.some((e) => e.id === id),
+    'a cursor works for any caller',
+  );
 });
 
 t.test('limit pages through the feed with hasMore, each change once', async (t) => {
@@ -172,12 +235,23 @@ t.test('limit pages through the feed with hasMore, each change once', async (t) 
   t.equal(first.hasMore, true);
   t.equal(first.next, first.changes[1]!.cursor, 'next is the cursor of the last change on the page');
   const second = await page(owner.auth, first.next, 2);
-  t.same([...first.changes, ...second.changes].map((e) => e.id), ids);
+  t.same(
+    [...first.changes, ...second.changes].map((e) => e.id),
+    ids,
+  );
   t.equal(second.hasMore, false);
 });
 
 t.test('a malformed cursor or limit is a 400 validation error', async (t) => {
-  const queries: Record<string, string>[] = [{ after: 'garbage!' }, { after: '12' }, { after: Buffer.from('v1:-3').toString('base64url') }, { limit: '0' }, { limit: '1001' }, { limit: 'ten' }, { since: 'now' }];
+  const queries: Record<string, string>[] = [
+    { after: 'garbage!' },
+    { after: '12' },
+    { after: Buffer.from('v1:-3').toString('base64url') },
+    { limit: '0' },
+    { limit: '1001' },
+    { limit: 'ten' },
+    { since: 'now' },
+  ];
   for (const query of queries) {
     const res = await feed(owner.auth, query);
     t.equal(res.statusCode, 400, JSON.stringify(query));
@@ -221,11 +295,19 @@ t.test('transactions that commit in another order than they began: the feed foll
   t.same(seen, [], 'nothing uncommitted is in the feed');
   await late.commit();
   await poll();
-  t.same(seen.map((e) => e.version), [1002], 'the later transaction, committed first, is read first');
+  t.same(
+    seen.map((e) => e.version),
+    [1002],
+    'the later transaction, committed first, is read first',
+  );
   await early.commit();
   await poll();
   await poll();
-  t.same(seen.map((e) => e.version), [1002, 1001], 'the earlier transaction, committed later, still reaches a client already past the other');
+  t.same(
+    seen.map((e) => e.version),
+    [1002, 1001],
+    'the earlier transaction, committed later, still reaches a client already past the other',
+  );
   t.ok(decodeCursor(seen[1]!.cursor)! > decodeCursor(seen[0]!.cursor)!, 'positions follow commit order');
 });
 
@@ -239,7 +321,7 @@ t.test('many concurrent writes with random delays before commit: a polling consu
   const seen: Entry[] = [];
   const consumer = (async () => {
     let cursor = start;
-    for (let idle = 0; idle < 3;) {
+    for (let idle = 0; idle < 3; ) {
       const { changes, next, hasMore } = await page(admin.auth, cursor, 7); // small pages: many cursors cross the writes
       seen.push(...changes.filter((e) => ids.includes(Number(e.id))));
       cursor = next;
@@ -250,17 +332,24 @@ t.test('many concurrent writes with random delays before commit: a polling consu
   })();
 
   // Through the unit of work every endpoint uses, holding the transaction open a random while.
-  const delayed = ids.map((id) => deps.listingWrites.changeListing(caller, country, id, 'forbidden', async (tx) => {
-    await tx.update(listings).set({ name: `Verzögert ${runId} ${id}` }).where(eq(listings.id, id));
-    await sleep(Math.random() * 300);
-    return { result: undefined, change: 'updated' as const };
-  }));
+  const delayed = ids.map((id) =>
+    deps.listingWrites.changeListing(caller, country, id, 'forbidden', async (tx) => {
+      await tx
+        .update(listings)
+        .set({ name: `Verzögert ${runId} ${id}` })
+        .where(eq(listings.id, id));
+      await sleep(Math.random() * 300);
+      return { result: undefined, change: 'updated' as const };
+    }),
+  );
   // And through the API, on half of the same listings: they wait for the row lock or go first.
-  const viaApi = ids.filter((_, i) => i % 2 === 0).map(async (id) => {
-    await sleep(Math.random() * 200);
-    const res = await app.inject({ method: 'PUT', url: `/${country}/listings/${id}`, headers: owner.auth, payload: input() });
-    t.equal(res.statusCode, 200);
-  });
+  const viaApi = ids
+    .filter((_, i) => i % 2 === 0)
+    .map(async (id) => {
+      await sleep(Math.random() * 200);
+      const res = await app.inject({ method: 'PUT', url: `/${country}/listings/${id}`, headers: owner.auth, payload: input() });
+      t.equal(res.statusCode, 200);
+    });
   try {
     await Promise.all([...delayed, ...viaApi]);
   } finally {
@@ -274,10 +363,18 @@ t.test('many concurrent writes with random delays before commit: a polling consu
   t.same([...keys].sort(), [...expected].sort(), 'every change once');
   for (const id of ids) {
     const versions = seen.filter((e) => e.id === String(id)).map((e) => e.version);
-    t.same(versions, [...versions].sort((a, b) => a - b), `listing ${id}: in version order`);
+    t.same(
+      versions,
+      [...versions].sort((a, b) => a - b),
+      `listing ${id}: in version order`,
+    );
   }
   const positions = seen.map((e) => decodeCursor(e.cursor)!);
-  t.same(positions, [...positions].sort((a, b) => a - b), 'in feed order');
+  t.same(
+    positions,
+    [...positions].sort((a, b) => a - b),
+    'in feed order',
+  );
 });
 
 t.test('changes past their retention are purged oldest first; a cursor below the kept ones is 410 gone, the last purged one still works', async (t) => {
@@ -296,7 +393,18 @@ t.test('changes past their retention are purged oldest first; a cursor below the
   const purged = await purgeExpired(db, { changeRetentionDays: 7 });
   t.ok(purged.changes >= 1, `${purged.changes} changes purged`);
   t.equal((await feedWindow(db)).purgedThrough, p1, 'purged exactly the run up to the first young change');
-  t.same((await db.select({ seq: listingChanges.seq }).from(listingChanges).where(inArray(listingChanges.seq, [pMiddle, p3]))).map((r) => r.seq).sort((a, b) => a! - b!), [pMiddle, p3], 'the young change and the old one after it are kept');
+  t.same(
+    (
+      await db
+        .select({ seq: listingChanges.seq })
+        .from(listingChanges)
+        .where(inArray(listingChanges.seq, [pMiddle, p3]))
+    )
+      .map((r) => r.seq)
+      .sort((a, b) => a! - b!),
+    [pMiddle, p3],
+    'the young change and the old one after it are kept',
+  );
 
   const gone = await feed(owner.auth, { after: encodeCursor(p1 - 1) });
   t.equal(gone.statusCode, 410);
@@ -304,9 +412,18 @@ t.test('changes past their retention are purged oldest first; a cursor below the
   t.match(gone.json().message, /export/);
   const atEdge = await feed(owner.auth, { after: encodeCursor(p1) });
   t.equal(atEdge.statusCode, 200, 'the last purged position is still a valid cursor');
-  t.same(atEdge.json().changes.slice(0, 2).map((e: Entry) => decodeCursor(e.cursor)), [pMiddle, p3]);
+  t.same(
+    atEdge
+      .json()
+      .changes.slice(0, 2)
+      .map((e: Entry) => decodeCursor(e.cursor)),
+    [pMiddle, p3],
+  );
   const oldest = await feed(owner.auth, {});
   t.equal(oldest.statusCode, 200);
-  t.ok(oldest.json().changes.every((e: Entry) => decodeCursor(e.cursor)! > p1), 'without after: from the oldest change kept');
+  t.ok(
+    oldest.json().changes.every((e: Entry) => decodeCursor(e.cursor)! > p1),
+    'without after: from the oldest change kept',
+  );
   t.same(await db.select({ seq: listingChanges.seq }).from(listingChanges).where(lte(listingChanges.seq, p1)), [], 'nothing at or below the purged position is left');
 });

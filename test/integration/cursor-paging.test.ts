@@ -46,13 +46,30 @@ for (let start = 0; start < COUNT; start += 2000) {
   const body = ids.slice(start, start + 2000).flatMap((id, i) => {
     const n = start + i;
     const listing: Listing = {
-      ...template, id: String(id), country_code: country, active: true,
-      name: `Cursor ${word} ${n}`, address: `Cursorweg ${(n % 400) + 1}`, zip: '1010', place,
+      ...template,
+      id: String(id),
+      country_code: country,
+      active: true,
+      name: `Cursor ${word} ${n}`,
+      address: `Cursorweg ${(n % 400) + 1}`,
+      zip: '1010',
+      place,
       // 50 distinct distances: ties that only the listing id breaks.
-      latitude: centre.lat + (n % 50) * 0.0005, longitude: centre.lon,
+      latitude: centre.lat + (n % 50) * 0.0005,
+      longitude: centre.lon,
     };
     // Three boosts: scores that differ, in runs of equal ones.
-    const doc = buildListingDocument({ listing, partnerName: 'cursor-paging', suppressed: false, boost: 1 + (n % 3) * 0.5, version: 1, updatedAt: new Date(), createdAt: new Date(), claimantName: null, hasOffer: false });
+    const doc = buildListingDocument({
+      listing,
+      partnerName: 'cursor-paging',
+      suppressed: false,
+      boost: 1 + (n % 3) * 0.5,
+      version: 1,
+      updatedAt: new Date(),
+      createdAt: new Date(),
+      claimantName: null,
+      hasOffer: false,
+    });
     return [{ index: { _index: index, _id: doc.id } }, doc];
   });
   const res = await deps.opensearch.bulk({ body, filter_path: 'errors,items.*.error' });
@@ -60,10 +77,14 @@ for (let start = 0; start < COUNT; start += 2000) {
 }
 await deps.opensearch.indices.refresh({ index });
 
-interface Page { numFound: number; numReturned: number; listings: { id: string; lid?: number; score?: number; _dist_?: number }[]; next?: string }
+interface Page {
+  numFound: number;
+  numReturned: number;
+  listings: { id: string; lid?: number; score?: number; _dist_?: number }[];
+  next?: string;
+}
 
-const get = (query: Record<string, string | number>) =>
-  app.inject({ url: `/${country}/listings?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, headers: owner.auth });
+const get = (query: Record<string, string | number>) => app.inject({ url: `/${country}/listings?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, headers: owner.auth });
 
 /** Pages through `query` with `next` until it is absent; every page must answer 200. */
 async function pageThrough(query: Record<string, string | number>) {
@@ -86,13 +107,23 @@ const listingId = (hit: Page['listings'][number]) => hit.lid ?? Number(hit.id);
 
 function everyMatchOnce(t: Test, { hits, pages }: Awaited<ReturnType<typeof pageThrough>>) {
   t.equal(pages[0]!.numFound, COUNT, 'numFound counts every match');
-  t.ok(pages.every((page) => page.numFound === COUNT), 'on every page');
+  t.ok(
+    pages.every((page) => page.numFound === COUNT),
+    'on every page',
+  );
   const seen = hits.map(listingId);
   t.equal(seen.length, COUNT, 'as many results as numFound');
   t.equal(new Set(seen).size, COUNT, 'none twice');
-  t.same([...seen].sort((a, b) => a - b), ids, 'every match');
+  t.same(
+    [...seen].sort((a, b) => a - b),
+    ids,
+    'every match',
+  );
   t.equal(pages.length, Math.ceil(COUNT / LIMIT), 'next is absent on the last page, and only there');
-  t.ok(pages.slice(0, -1).every((page) => page.next && page.numReturned === LIMIT), 'every earlier page is full and has next');
+  t.ok(
+    pages.slice(0, -1).every((page) => page.next && page.numReturned === LIMIT),
+    'every earlier page is full and has next',
+  );
 }
 
 t.test('the filtered search pages past 10 000 with next, every match exactly once, in id order', async (t) => {
@@ -106,7 +137,10 @@ t.test('the Solr mode pages a scored search with next: every match once, scores 
   const result = await pageThrough({ solr: 'true', where: place });
   everyMatchOnce(t, result);
   const scores = result.hits.map((hit) => hit.score!);
-  t.ok(scores.every((score, i) => i === 0 || score <= scores[i - 1]!), 'ordered by score across pages');
+  t.ok(
+    scores.every((score, i) => i === 0 || score <= scores[i - 1]!),
+    'ordered by score across pages',
+  );
   t.ok(new Set(scores).size >= 3, 'the boosts make scores differ');
 });
 
@@ -114,7 +148,10 @@ t.test('the Solr mode pages a search sorted by distance with next: every match o
   const result = await pageThrough({ solr: 'true', lat: centre.lat, lon: centre.lon });
   everyMatchOnce(t, result);
   const distances = result.hits.map((hit) => hit._dist_!);
-  t.ok(distances.every((km, i) => i === 0 || km >= distances[i - 1]!), 'ordered by distance across pages');
+  t.ok(
+    distances.every((km, i) => i === 0 || km >= distances[i - 1]!),
+    'ordered by distance across pages',
+  );
 });
 
 t.test('limit may change between pages; an ids search pages with next too', async (t) => {
@@ -145,11 +182,7 @@ t.test('a cursor with offset, with another query, or that is no cursor, is 400',
   t.equal(withOffset.statusCode, 400);
   t.match(withOffset.json(), { type: 'validation', details: ['cursor: cannot be combined with offset'] });
 
-  const otherQueries: Record<string, string>[] = [
-    { street: 'Cursorweg*', place, postCode: '1*' },
-    { phone: '+493012345678' },
-    { solr: 'true', where: place },
-  ];
+  const otherQueries: Record<string, string>[] = [{ street: 'Cursorweg*', place, postCode: '1*' }, { phone: '+493012345678' }, { solr: 'true', where: place }];
   for (const query of otherQueries) {
     const res = await get({ ...query, cursor });
     t.equal(res.statusCode, 400, JSON.stringify(query));

@@ -28,13 +28,15 @@ async function create(auth: Auth): Promise<string> {
   return res.json().id;
 }
 
-const exportOf = (auth: Auth, query = '', headers: Record<string, string> = {}) =>
-  app.inject({ url: `/${country}/listings/export${query}`, headers: { ...auth, ...headers } });
+const exportOf = (auth: Auth, query = '', headers: Record<string, string> = {}) => app.inject({ url: `/${country}/listings/export${query}`, headers: { ...auth, ...headers } });
 
 /** The export's listings and its end line, from an uncompressed body. */
 function parse(text: string): { listings: Line[]; end: NonNullable<Line['end']> } {
   if (!text.endsWith('\n')) throw new Error('the body does not end with a newline');
-  const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);
   const end = lines.pop()!;
   if (!end.end) throw new Error(`no end line: ${JSON.stringify(end).slice(0, 200)}`);
   return { listings: lines, end: end.end };
@@ -46,26 +48,40 @@ const getListing = async (auth: Auth, id: string) => app.inject({ url: `/${count
 const byNumber = (ids: Iterable<string>) => [...ids].sort((a, b) => Number(a) - Number(b));
 
 /** The live listings of the country in the database now. */
-const liveIds = async () => byNumber((await db.select({ id: listings.id }).from(listings)
-  .where(and(eq(listings.country, country), isNull(listings.deletedAt)))).map((r) => String(r.id)));
+const liveIds = async () =>
+  byNumber(
+    (
+      await db
+        .select({ id: listings.id })
+        .from(listings)
+        .where(and(eq(listings.country, country), isNull(listings.deletedAt)))
+    ).map((r) => String(r.id)),
+  );
 
 const mine = [await create(owner.auth), await create(owner.auth), await create(owner.auth)];
 const theirs = [await create(other.auth), await create(other.auth)];
 await app.inject({ method: 'PUT', url: `/${country}/listings/${mine[1]}/suppress`, headers: owner.auth });
 await app.inject({ method: 'DELETE', url: `/${country}/listings/${mine[2]}`, headers: owner.auth });
 
-t.test('the claimed scope (the default) streams the caller\'s live listings as GET renders them, then the end line', async (t) => {
+t.test("the claimed scope (the default) streams the caller's live listings as GET renders them, then the end line", async (t) => {
   const res = await exportOf(owner.auth);
   t.equal(res.statusCode, 200);
   t.match(res.headers['content-type'], /^application\/x-ndjson/);
   t.equal(res.headers['content-encoding'], undefined, 'not compressed without Accept-Encoding');
   const { listings: lines, end } = parse(res.body);
-  t.same(lines.map((l) => l.id), [mine[0], mine[1]], 'live listings claimed by the caller, in id order; the deleted one is not there');
+  t.same(
+    lines.map((l) => l.id),
+    [mine[0], mine[1]],
+    'live listings claimed by the caller, in id order; the deleted one is not there',
+  );
   t.equal(end.count, 2);
   t.match(end.changes_after, /^[A-Za-z0-9_-]+$/);
   for (const line of lines) t.same(line, (await getListing(owner.auth, line.id!)).json(), `listing ${line.id} as GET renders it`);
   t.equal(lines[1]!.suppressed, true, 'suppressed listings are included, flagged');
-  t.ok(lines.every((l) => 'contact' in l), 'the caller\'s own listings carry their contact');
+  t.ok(
+    lines.every((l) => 'contact' in l),
+    "the caller's own listings carry their contact",
+  );
 });
 
 t.test('with Accept-Encoding: gzip the same export comes compressed', async (t) => {
@@ -84,14 +100,18 @@ t.test('scope=all holds every live listing of the country; contact only where th
   const res = await exportOf(other.auth, '?scope=all');
   t.equal(res.statusCode, 200);
   const { listings: lines, end } = parse(res.body);
-  t.same(lines.map((l) => l.id), await liveIds(), 'every live listing, in id order');
+  t.same(
+    lines.map((l) => l.id),
+    await liveIds(),
+    'every live listing, in id order',
+  );
   t.equal(end.count, lines.length);
   const byId = new Map(lines.map((l) => [l.id!, l]));
   t.notOk(byId.has(mine[2]!), 'deleted listings are left out');
   t.equal(byId.get(mine[1]!)!.suppressed, true);
   for (const id of theirs) t.same(byId.get(id), (await getListing(other.auth, id)).json(), `own listing ${id}: exactly as GET`);
   const foreign = byId.get(mine[0]!)!;
-  t.notOk('contact' in foreign, 'another partner\'s listing comes without its contact');
+  t.notOk('contact' in foreign, "another partner's listing comes without its contact");
   const { contact: _contact, ...withoutContact } = (await getListing(other.auth, mine[0]!)).json();
   t.same(foreign, withoutContact, 'and otherwise as GET renders it');
 });
@@ -113,11 +133,14 @@ t.test('export + change feed from changes_after = a mirror of every live listing
       const op = Math.floor(Math.random() * 5);
       const id = pick();
       const path = `/${country}/listings/${id}`;
-      const res = op === 0
-        ? await app.inject({ method: 'POST', url: `/${country}/listings`, headers: owner.auth, payload: input() })
-        : op === 1 ? await app.inject({ method: 'PUT', url: path, headers: owner.auth, payload: input() })
-          : op === 2 ? await app.inject({ method: 'DELETE', url: path, headers: owner.auth })
-            : await app.inject({ method: op === 3 ? 'PUT' : 'DELETE', url: `${path}/suppress`, headers: owner.auth });
+      const res =
+        op === 0
+          ? await app.inject({ method: 'POST', url: `/${country}/listings`, headers: owner.auth, payload: input() })
+          : op === 1
+            ? await app.inject({ method: 'PUT', url: path, headers: owner.auth, payload: input() })
+            : op === 2
+              ? await app.inject({ method: 'DELETE', url: path, headers: owner.auth })
+              : await app.inject({ method: op === 3 ? 'PUT' : 'DELETE', url: `${path}/suppress`, headers: owner.auth });
       if (op === 0 && res.statusCode === 201) ids.push(res.json().id);
       // 403/404/409: the listing was taken or deleted by another writer meanwhile; that is fine here.
       if (res.statusCode >= 500) failures.push(`${res.statusCode} ${res.body}`);
@@ -134,7 +157,7 @@ t.test('export + change feed from changes_after = a mirror of every live listing
   // The mirror: the export, then every change after changes_after applied by reading the listing.
   const mirror = new Map(lines.map((l) => [l.id!, l]));
   let applied = 0;
-  for (let cursor = end.changes_after; ;) {
+  for (let cursor = end.changes_after; ; ) {
     const res = await app.inject({ url: `/${country}/changes?after=${cursor}&limit=50`, headers: admin.auth });
     t.equal(res.statusCode, 200);
     const page = res.json() as { changes: { id: string }[]; next: string; hasMore: boolean };
@@ -164,16 +187,17 @@ t.test('an export the client abandons gives back its database connection and its
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  const abandon = () => new Promise<void>((resolve, reject) => {
-    const req = get({ host: '127.0.0.1', port, path: `/${country}/listings/export`, headers: bulk.auth }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
-      res.once('data', () => {
-        req.destroy(); // the client goes away after the first chunk
-        resolve();
+  const abandon = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = get({ host: '127.0.0.1', port, path: `/${country}/listings/export`, headers: bulk.auth }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
+        res.once('data', () => {
+          req.destroy(); // the client goes away after the first chunk
+          resolve();
+        });
       });
+      req.on('error', () => {});
     });
-    req.on('error', () => {});
-  });
   const allIdle = () => eventually(async () => (pool.idleCount === pool.totalCount ? true : undefined), 10_000, 'every pooled connection to be idle again');
   // One after the other: a key exports one at a time, and the server learns of each departure a
   // moment after the client left.

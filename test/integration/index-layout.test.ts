@@ -39,6 +39,9 @@ t.test('other replicas are set on the live index, without a rebuild', async (t) 
 
 t.test('another shard count asks for a rebuild of the index', async (t) => {
   const rebuild = await listingsIndicesToRebuild(client, prefix, ['de'], { shards: 3, replicas: 0 }, noListings);
-  t.same(rebuild.map((r) => r.country), ['de']);
+  t.same(
+    rebuild.map((r) => r.country),
+    ['de'],
+  );
   t.match(rebuild[0]!.reason, /shard count/);
 });

@@ -28,20 +28,37 @@ t.test('200 listings created at once all become searchable, written in fewer _bu
   // they do under a steady write load; it takes them up as many at a time as its concurrency.
   await worker.pause();
   const before = await bulkTotals();
-  const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => app.inject({
-    method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput({ name: `Stapelbäckerei ${runId} ${i}` }),
-  })));
-  t.same(responses.map((r) => r.statusCode), responses.map(() => 201), 'every create answers 201');
+  const responses = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      app.inject({
+        method: 'POST',
+        url: '/de/listings',
+        headers: owner.auth,
+        payload: listingInput({ name: `Stapelbäckerei ${runId} ${i}` }),
+      }),
+    ),
+  );
+  t.same(
+    responses.map((r) => r.statusCode),
+    responses.map(() => 201),
+    'every create answers 201',
+  );
   const ids = responses.map((r) => String(r.json().id));
   t.equal(new Set(ids).size, 200, '200 distinct listings');
   worker.resume();
 
   await eventually(async () => ((await searchableCount(ids)) === 200 ? true : undefined), 30_000, 'all 200 listings to be searchable');
-  const pending = await eventually(async () => {
-    const [row] = await deps.database.db.select({ n: count() }).from(outbox)
-      .where(and(inArray(outbox.listingId, ids.map(Number)), isNull(outbox.processedAt)));
-    return row!.n === 0 ? row!.n : undefined;
-  }, 10_000, 'every outbox event of the 200 listings to be processed');
+  const pending = await eventually(
+    async () => {
+      const [row] = await deps.database.db
+        .select({ n: count() })
+        .from(outbox)
+        .where(and(inArray(outbox.listingId, ids.map(Number)), isNull(outbox.processedAt)));
+      return row!.n === 0 ? row!.n : undefined;
+    },
+    10_000,
+    'every outbox event of the 200 listings to be processed',
+  );
   t.equal(pending, 0, 'no outbox event is left pending');
 
   const after = await bulkTotals();
@@ -56,7 +73,10 @@ t.test('a batch holding two versions of one listing indexes its newest version o
   await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: listingInput({ name: `Zweite Fassung ${runId}` }) });
   // Both jobs land in one batch: the listing is read once, at its current version 2.
   const outcomes = await Promise.all([1, 2].map((version) => sync({ listingId: Number(created.id), country: 'de', version })));
-  t.ok(outcomes.every((o) => o === outcomes[0]), `both jobs share one outcome (${outcomes.join(', ')})`);
+  t.ok(
+    outcomes.every((o) => o === outcomes[0]),
+    `both jobs share one outcome (${outcomes.join(', ')})`,
+  );
   const res = await deps.opensearch.get({ index: names.listingsAlias('de'), id: `de:${created.id}` });
   t.equal(res.body._version, 2, 'the document holds version 2');
   t.equal((res.body._source as { name: string }).name, `Zweite Fassung ${runId}`);
@@ -71,12 +91,15 @@ t.test('a listing OpenSearch refuses fails only its own job: the rest of its bat
   // never lets one through) makes OpenSearch refuse that one item of the _bulk with a 400.
   const db = deps.database.db;
   const nextVersion = (id: number, values: Partial<typeof listings.$inferInsert>) =>
-    db.update(listings).set({ ...values, version: sql`${listings.version} + 1` }).where(eq(listings.id, id));
+    db
+      .update(listings)
+      .set({ ...values, version: sql`${listings.version} + 1` })
+      .where(eq(listings.id, id));
   await nextVersion(bad, { latitude: 1000 });
   await nextVersion(good, { name: `Gute Fassung ${runId}` });
   const [goodOutcome, badOutcome] = await Promise.allSettled([good, bad].map((listingId) => sync({ listingId, country: 'de', version: 2 })));
   t.same(goodOutcome, { status: 'fulfilled', value: 'indexed' }, 'the valid listing of the batch is indexed');
-  t.equal(badOutcome!.status, 'rejected', 'the refused listing\'s job fails, so that it is retried');
+  t.equal(badOutcome!.status, 'rejected', "the refused listing's job fails, so that it is retried");
   t.equal((await indexedDocument(deps, 'de', good))?.version, 2);
   t.equal((await indexedDocument(deps, 'de', bad))?.version, 1, 'the refused listing keeps the version the index had');
 

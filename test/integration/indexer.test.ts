@@ -27,34 +27,59 @@ t.test('a created, updated and deleted listing ends up in OpenSearch exactly as 
   t.equal(doc?.source.partner, (await deps.partners.authenticate(owner.auth.authorization.slice(7)))?.name);
 
   await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: listingInput({ name: 'Umbenannt', phones: [] }) });
-  const updated = await eventually(async () => {
-    const d = await indexedDocument(deps, 'de', created.id);
-    return d && d.version === 2 ? d : undefined;
-  }, INDEXED_WITHIN_MS, 'version 2');
+  const updated = await eventually(
+    async () => {
+      const d = await indexedDocument(deps, 'de', created.id);
+      return d && d.version === 2 ? d : undefined;
+    },
+    INDEXED_WITHIN_MS,
+    'version 2',
+  );
   t.equal(updated.source.name, 'Umbenannt');
   t.same(updated.source.phones, []);
 
   await app.inject({ method: 'DELETE', url: `/de/listings/${created.id}`, headers: owner.auth });
   await eventually(async () => ((await indexedDocument(deps, 'de', created.id)) === null ? true : undefined), INDEXED_WITHIN_MS, 'the deletion');
   // The worker marks an event done after OpenSearch took the write, so the mark can trail the deletion we saw.
-  const events = await eventually(async () => {
-    const rows = await deps.database.db.select().from(outbox).where(eq(outbox.listingId, Number(created.id)));
-    return rows.every((row) => row.processedAt !== null) ? rows : undefined;
-  }, 5000, 'every outbox event of the listing to be done');
+  const events = await eventually(
+    async () => {
+      const rows = await deps.database.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.listingId, Number(created.id)));
+      return rows.every((row) => row.processedAt !== null) ? rows : undefined;
+    },
+    5000,
+    'every outbox event of the listing to be done',
+  );
   t.equal(events.length, 3, 'one outbox event for each of create, update and delete');
 });
 
 t.test('a job replayed with an older version changes nothing', async (t) => {
   const created = (await app.inject({ method: 'POST', url: '/de/listings', headers: owner.auth, payload: listingInput() })).json();
   await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: listingInput({ name: 'Version zwei' }) });
-  const current = await eventually(async () => {
-    const d = await indexedDocument(deps, 'de', created.id);
-    return d?.version === 2 ? d : undefined;
-  }, INDEXED_WITHIN_MS, 'version 2');
+  const current = await eventually(
+    async () => {
+      const d = await indexedDocument(deps, 'de', created.id);
+      return d?.version === 2 ? d : undefined;
+    },
+    INDEXED_WITHIN_MS,
+    'version 2',
+  );
 
   t.equal(await sync({ listingId: Number(created.id), country: 'de', version: 1 }), 'stale', 'replaying job v1 is refused as stale');
   // A late writer holding the old document cannot overwrite the newer one either.
-  const old = buildListingDocument({ listing: { ...created, name: 'Version eins' }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0), createdAt: new Date(0), claimantName: null, hasOffer: false });
+  const old = buildListingDocument({
+    listing: { ...created, name: 'Version eins' },
+    partnerName: 'x',
+    suppressed: false,
+    boost: 1,
+    version: 1,
+    updatedAt: new Date(0),
+    createdAt: new Date(0),
+    claimantName: null,
+    hasOffer: false,
+  });
   const late = await deps.opensearch.index({ index: names.listingsAlias('de'), id: `de:${created.id}`, body: old, version: 1, version_type: 'external' }, { ignore: [409] });
   t.equal(late.statusCode, 409);
   const after = await indexedDocument(deps, 'de', created.id);
@@ -70,14 +95,30 @@ t.test('a late job for a deleted listing does not bring it back', async (t) => {
   // The soft-deleted row keeps its version, so a replay repeats the delete (refused as stale)
   // instead of re-indexing the listing.
   t.equal(await sync({ listingId: Number(created.id), country: 'de', version: 1 }), 'stale');
-  const stale = buildListingDocument({ listing: { ...created }, partnerName: 'x', suppressed: false, boost: 1, version: 1, updatedAt: new Date(0), createdAt: new Date(0), claimantName: null, hasOffer: false });
+  const stale = buildListingDocument({
+    listing: { ...created },
+    partnerName: 'x',
+    suppressed: false,
+    boost: 1,
+    version: 1,
+    updatedAt: new Date(0),
+    createdAt: new Date(0),
+    claimantName: null,
+    hasOffer: false,
+  });
   const late = await deps.opensearch.index({ index: names.listingsAlias('de'), id: `de:${created.id}`, body: stale, version: 1, version_type: 'external' }, { ignore: [409] });
   t.equal(late.statusCode, 409, 'the tombstone (index.gc_deletes 1h) refuses an older version');
   t.equal(await indexedDocument(deps, 'de', created.id), null);
 });
 
 t.test('a write whose enqueue failed still reaches OpenSearch through the outbox relay', async (t) => {
-  const broken = await build(t, { queue: { enqueue: async () => { throw new Error('redis is down'); } } });
+  const broken = await build(t, {
+    queue: {
+      enqueue: async () => {
+        throw new Error('redis is down');
+      },
+    },
+  });
   const brokenOwner = await broken.partner();
   const res = await broken.app.inject({ method: 'POST', url: '/de/listings', headers: brokenOwner.auth, payload: listingInput({ name: 'Relayed' }) });
   t.equal(res.statusCode, 201, 'the write is acknowledged: it is committed with its outbox event');

@@ -32,15 +32,16 @@ const slowUpload = (path: string, headers: Record<string, string> = {}) => rawSl
 async function upload() {
   const started = Date.now();
   const res = await fetch(`http://127.0.0.1:${port}/de/listings/${listingId}/images`, {
-    method: 'POST', body: image, headers: { ...own.auth, 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+    method: 'POST',
+    body: image,
+    headers: { ...own.auth, 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(10_000),
   });
   return { status: res.status, ms: Date.now() - started };
 }
 
-const within = <T>(promise: Promise<T>, ms: number, what: string) => Promise.race([
-  promise,
-  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms)),
-]);
+const within = <T>(promise: Promise<T>, ms: number, what: string) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms))]);
 
 t.test('slow big bodies without a key or to unknown routes are refused unread and do not delay an upload', async (t) => {
   const attackers = [

@@ -22,8 +22,7 @@ async function create(overrides: Partial<ListingInput>) {
   return (res.json() as { id: string }).id;
 }
 
-const match = (body: Record<string, unknown>, auth = stranger.auth) =>
-  app.inject({ method: 'POST', url: '/de/listings/match', headers: auth, payload: body });
+const match = (body: Record<string, unknown>, auth = stranger.auth) => app.inject({ method: 'POST', url: '/de/listings/match', headers: auth, payload: body });
 
 const candidatesFor = async (body: MatchRequest) => {
   const res = await match(body);
@@ -32,7 +31,10 @@ const candidatesFor = async (body: MatchRequest) => {
 };
 
 const listingId = await create({
-  name: `${name} GmbH`, ...home, phones: [{ type: 'landline', number: phone }], links: [{ type: 'website', url: `https://www.${surname.toLowerCase()}.example/` }],
+  name: `${name} GmbH`,
+  ...home,
+  phones: [{ type: 'landline', number: phone }],
+  links: [{ type: 'website', url: `https://www.${surname.toLowerCase()}.example/` }],
 });
 // The same name 2 km north: a branch, another listing.
 const branchId = await create({ name: `${name} GmbH`, address: 'Zwillingsweg 1', zip: '10115', place: 'Berlin', latitude: 52.538, longitude: 13.405, phones: [] });
@@ -45,10 +47,14 @@ const suppressed = await app.inject({ method: 'PUT', url: `/de/listings/${suppre
 if (suppressed.statusCode !== 204) throw new Error(`suppress failed: ${suppressed.statusCode} ${suppressed.body}`);
 
 // Searchable within the 2 s of docs/contract.md §12: poll until the copy finds the listing.
-await eventually(async () => {
-  const candidates = await candidatesFor({ name: `${name} GmbH`, ...home });
-  return candidates[0]?.id === listingId ? true : undefined;
-}, 5000, 'the listing to be matchable');
+await eventually(
+  async () => {
+    const candidates = await candidatesFor({ name: `${name} GmbH`, ...home });
+    return candidates[0]?.id === listingId ? true : undefined;
+  },
+  5000,
+  'the listing to be matchable',
+);
 await eventually(async () => ((await indexedDocument(deps, 'de', suppressedId))?.source.suppressed === true ? true : undefined), 5000, 'the suppression to reach the index');
 // A direct read, but match searches with suppressed:false: a refresh between the create and the
 // suppression can have left the unsuppressed version searchable until the next one.
@@ -137,7 +143,10 @@ t.test('validation: name and at least one of address, zip + place, phone, coordi
     t.equal(res.statusCode, 400, JSON.stringify(body));
     const error = res.json() as { type: string; details: string[] };
     t.equal(error.type, 'validation');
-    t.ok(error.details.some((d) => detail.test(d)), `${JSON.stringify(body)} → ${JSON.stringify(error.details)}`);
+    t.ok(
+      error.details.some((d) => detail.test(d)),
+      `${JSON.stringify(body)} → ${JSON.stringify(error.details)}`,
+    );
   }
 });
 

@@ -16,8 +16,7 @@ const owner = await partner();
 const other = await partner();
 const HOUR = 3600 * 1000;
 
-const createListing = async (auth: { authorization: string }): Promise<number> =>
-  Number((await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json().id);
+const createListing = async (auth: { authorization: string }): Promise<number> => Number((await app.inject({ method: 'POST', url: '/de/listings', headers: auth, payload: listingInput() })).json().id);
 const upload = (auth: { authorization: string }, listingId: number, bytes: Buffer) =>
   app.inject({ method: 'POST', url: `/de/listings/${listingId}/images`, headers: auth, payload: { type: 'photo', caption: '', base64: bytes.toString('base64') } });
 const fileOf = (bytes: Buffer) => mediaFileName(contentKey(bytes), 'jpg');
@@ -62,7 +61,7 @@ t.test('an upload whose transaction fails (403) leaves its file unreferenced, an
   const bytes = jpegWithComment(`cleanup ${runId} refused`);
   const file = fileOf(bytes);
   const listingId = await createListing(owner.auth);
-  const [{ claimedBy }] = await db.select({ claimedBy: listings.claimedBy }).from(listings).where(eq(listings.id, listingId)) as [{ claimedBy: number }];
+  const [{ claimedBy }] = (await db.select({ claimedBy: listings.claimedBy }).from(listings).where(eq(listings.id, listingId))) as [{ claimedBy: number }];
   t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${listingId}/claim`, headers: owner.auth })).statusCode, 204);
 
   // The other partner's upload passes the early check (unclaimed) and writes its file; the owner's
@@ -136,12 +135,16 @@ t.test('an identical upload that has written the file but not committed keeps it
   await isLocked;
   const second = upload(owner.auth, listingId, bytes);
   try {
-    await eventually(async () => {
-      const { rows } = await deps.database.pool.query(`select 1 from pg_stat_activity
+    await eventually(
+      async () => {
+        const { rows } = await deps.database.pool.query(`select 1 from pg_stat_activity
         where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'
           and query like '%from "listings"%for update%'`);
-      return rows.length > 0 ? true : undefined;
-    }, 10_000, 'the second upload to wait for the listing lock');
+        return rows.length > 0 ? true : undefined;
+      },
+      10_000,
+      'the second upload to wait for the listing lock',
+    );
     await sweep();
   } finally {
     release();

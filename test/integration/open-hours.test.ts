@@ -40,10 +40,14 @@ async function openIds(place: string, instant: DateTime): Promise<string[]> {
 }
 
 async function searchable(place: string, count: number) {
-  await eventually(async () => {
-    const res = await search(inPlace(place));
-    return res.statusCode === 200 && res.json().numFound === count ? true : undefined;
-  }, 10_000, `${count} listings in ${place}`);
+  await eventually(
+    async () => {
+      const res = await search(inPlace(place));
+      return res.statusCode === 200 && res.json().numFound === count ? true : undefined;
+    },
+    10_000,
+    `${count} listings in ${place}`,
+  );
   await refreshEveryCopy(deps, 'de');
 }
 
@@ -83,16 +87,32 @@ const town = `Uhrdorf ${word('u')}`;
 const nightBar = await create(town, { name: `Nachtbar ${runId}`, hours: { friday: [interval('22:00', '24:00')], saturday: [interval('00:00', '02:00')] } });
 const office = await create(town, {
   name: `Amt ${runId}`,
-  hours: { monday: [interval('09:00', '18:00')], tuesday: [interval('09:00', '18:00')], wednesday: [interval('09:00', '18:00')], thursday: [interval('09:00', '18:00')], friday: [interval('09:00', '18:00')] },
-  special_hours: [{ date: tuesday.toISODate()!, closed: true }, { date: wednesday.toISODate()!, closed: false, intervals: [interval('10:00', '12:00')] }],
+  hours: {
+    monday: [interval('09:00', '18:00')],
+    tuesday: [interval('09:00', '18:00')],
+    wednesday: [interval('09:00', '18:00')],
+    thursday: [interval('09:00', '18:00')],
+    friday: [interval('09:00', '18:00')],
+  },
+  special_hours: [
+    { date: tuesday.toISODate()!, closed: true },
+    { date: wednesday.toISODate()!, closed: false, intervals: [interval('10:00', '12:00')] },
+  ],
 });
 const onlySpecial = await create(town, { name: `Markt ${runId}`, hours: {}, special_hours: [{ date: wednesday.toISODate()!, closed: false, intervals: [interval('10:00', '12:00')] }] });
 const closedTillTomorrow = await create(town, { name: `Umbau ${runId}`, hours: allWeek('00:00', '24:00'), temporarily_closed: { until: today.plus({ days: 1 }).toISODate()! } });
 const alwaysOpen = await create(town, { name: `Tankstelle ${runId}`, hours: allWeek('00:00', '24:00') });
 const noHours = await create(town, { name: `Ohne ${runId}`, hours: {} });
 const newYork = await create(town, {
-  name: `Deli ${runId}`, time_zone: 'America/New_York',
-  hours: { monday: [interval('09:00', '17:00')], tuesday: [interval('09:00', '17:00')], wednesday: [interval('09:00', '17:00')], thursday: [interval('09:00', '17:00')], friday: [interval('09:00', '17:00')] },
+  name: `Deli ${runId}`,
+  time_zone: 'America/New_York',
+  hours: {
+    monday: [interval('09:00', '17:00')],
+    tuesday: [interval('09:00', '17:00')],
+    wednesday: [interval('09:00', '17:00')],
+    thursday: [interval('09:00', '17:00')],
+    friday: [interval('09:00', '17:00')],
+  },
 });
 const springBar = await create(town, { name: `Fruehling ${runId}`, hours: onDayOf(springChange, '00:00', '02:30') });
 const autumnBar = await create(town, { name: `Herbst ${runId}`, hours: onDayOf(autumnChange, '02:00', '02:30') });
@@ -167,7 +187,11 @@ t.test('open_now, Solr mode and paging count only open listings', async (t) => {
   const paged = await search(`${inPlace(town).replace('&limit=50', '')}&limit=1&offset=1&open_at=${encodeURIComponent(instant.toISO()!)}`);
   t.equal(paged.statusCode, 200);
   t.equal(paged.json().numFound, expected.length, 'numFound counts open listings only');
-  t.same(paged.json().listings.map((l: { id: string }) => l.id), [expected[1]], 'the second open listing by id');
+  t.same(
+    paged.json().listings.map((l: { id: string }) => l.id),
+    [expected[1]],
+    'the second open listing by id',
+  );
 
   // Cursor paging: every page names the same query, the open_at filter and its instant included.
   const openAt = `${inPlace(town).replace('&limit=50', '')}&limit=1&open_at=${encodeURIComponent(instant.toISO()!)}`;

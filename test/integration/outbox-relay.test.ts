@@ -41,8 +41,11 @@ t.test('a pass bounded to recent events leaves older ones to a pass over all', a
       event(RECENT, 2, ago(20_000)),
       event(YOUNG, 1, new Date()), // within the grace: its own enqueue may still be on its way
     ]);
-    t.same(ours(await findStrandedEvents(tx, { olderThanMs: 2000, newerThanMs: 60_000 }, 100_000)), [{ listingId: RECENT, country: 'de', version: 2 }],
-      'the newest pending version of each listing, written in the window');
+    t.same(
+      ours(await findStrandedEvents(tx, { olderThanMs: 2000, newerThanMs: 60_000 }, 100_000)),
+      [{ listingId: RECENT, country: 'de', version: 2 }],
+      'the newest pending version of each listing, written in the window',
+    );
     t.same(ours(await findStrandedEvents(tx, { olderThanMs: 2000 }, 100_000)), [
       { listingId: OLD, country: 'de', version: 1 },
       { listingId: RECENT, country: 'de', version: 2 },
@@ -70,13 +73,24 @@ t.test('the relay looks at all events in its first pass and then once every rece
           await write();
         },
       },
-      logger, graceMs: 0, batchSize: 100_000, intervalMs: 50, recentMs,
+      logger,
+      graceMs: 0,
+      batchSize: 100_000,
+      intervalMs: 50,
+      recentMs,
     });
     try {
       await eventually(async () => relayed.some((j) => j.listingId === RECENT) || undefined, recentMs, 'a recent pass to relay a new event');
-      t.ok(relayed.some((j) => j.listingId === OLD), 'the first pass relayed an event of ten minutes ago');
+      t.ok(
+        relayed.some((j) => j.listingId === OLD),
+        'the first pass relayed an event of ten minutes ago',
+      );
       // Timers only run late: before recentMs has passed since the start, no second full pass ran.
-      if (Date.now() - started < recentMs) t.notOk(relayed.some((j) => j.listingId === LATE), 'recent passes leave an old event alone');
+      if (Date.now() - started < recentMs)
+        t.notOk(
+          relayed.some((j) => j.listingId === LATE),
+          'recent passes leave an old event alone',
+        );
       else t.comment('the machine was too slow to check that recent passes leave an old event alone');
       await eventually(async () => relayed.some((j) => j.listingId === LATE) || undefined, 3 * recentMs, 'the next full pass to relay it');
       t.ok(Date.now() - started >= recentMs, 'which came recentMs after the first');

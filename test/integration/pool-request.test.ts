@@ -44,8 +44,17 @@ async function refusedPort(): Promise<number> {
 /** A stand-in node that answers every request with `answer`, counting them. */
 async function fakeNode(t: Test, answer: (res: ServerResponse) => void) {
   const node = { asked: 0, url: '' };
-  const server = createServer((_req, res) => { node.asked++; answer(res); });
-  t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+  const server = createServer((_req, res) => {
+    node.asked++;
+    answer(res);
+  });
+  t.teardown(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
   node.url = `http://127.0.0.1:${await listening(server)}`;
   return node;
 }
@@ -57,8 +66,8 @@ t.test('answers the parsed body, with the query-string parameters applied', asyn
   t.same(found, { hits: { hits: [{ _id: '1' }] } }, 'filter_path left out everything else');
 });
 
-t.test('a refused query is the client\'s ResponseError, with status and type', async (t) => {
-  const err = await searchThroughPool(client, { index, body: '{"query":{"no_such_query":{}}}' }).catch((e: unknown) => e) as { name: string; message: string; meta: { statusCode: number } };
+t.test("a refused query is the client's ResponseError, with status and type", async (t) => {
+  const err = (await searchThroughPool(client, { index, body: '{"query":{"no_such_query":{}}}' }).catch((e: unknown) => e)) as { name: string; message: string; meta: { statusCode: number } };
   t.equal(err.name, 'ResponseError');
   t.equal(err.meta.statusCode, 400);
   t.match(err.message, /parsing_exception/);
@@ -76,7 +85,11 @@ t.test('a node that refuses connections is marked dead and the search answered b
   const c = clientWith(refused);
   for (let i = 0; i < 4; i++) {
     const found = await searchThroughPool<Found>(c, { index, body: sonne });
-    t.same(found.hits.hits.map((h) => h._id), ['1'], `search ${i + 1}`);
+    t.same(
+      found.hits.hits.map((h) => h._id),
+      ['1'],
+      `search ${i + 1}`,
+    );
   }
   t.match(deadIds(c), [new RegExp(refused.replace(/\./g, '\\.'))], 'the refusing node is dead');
 });
@@ -101,7 +114,10 @@ t.test('with every node refusing, the search fails as OpenSearch down', async (t
 });
 
 t.test('a node that stalls half-way through an answer times out, and the next node answers', async (t) => {
-  const stalled = await fakeNode(t, (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"hits":'); });
+  const stalled = await fakeNode(t, (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"hits":');
+  });
   const c = new Client({ nodes: [stalled.url, config.OPENSEARCH_URL.split(',')[0]!], requestTimeout: 300, maxRetries: 1 });
   clients.push(c);
   const found = await searchThroughPool<Found>(c, { index, body: sonne });
@@ -120,38 +136,51 @@ t.test('an answer that is no JSON object fails without its text in the error', a
   const garbled = await fakeNode(t, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hits": Sonne Apotheke +4930'));
   const c = new Client({ node: garbled.url, maxRetries: 0 });
   clients.push(c);
-  const err = await searchThroughPool(c, { index, body: sonne }).catch((e: unknown) => e) as Error & { meta: unknown; data?: unknown };
+  const err = (await searchThroughPool(c, { index, body: sonne }).catch((e: unknown) => e)) as Error & { meta: unknown; data?: unknown };
   t.equal(err.name, 'DeserializationError');
   t.type(err.meta, 'object', 'a client error the logger recognises');
-  t.notMatch(JSON.stringify({ ...err, meta: undefined }) + err.message, /Apotheke/, 'the answer\'s text is not carried');
+  t.notMatch(JSON.stringify({ ...err, meta: undefined }) + err.message, /Apotheke/, "the answer's text is not carried");
 });
 
 t.test('a _bulk of newline-delimited lines is written, as the indexer sends it', async (t) => {
   const lines = `${JSON.stringify({ index: { _index: index, _id: '3', version: 7, version_type: 'external' } })}\n${JSON.stringify({ name: 'Sonne Kiosk' })}\n`;
-  const bulk = (body: string) => requestThroughPool<{ errors: boolean; items: Record<string, { status: number }>[] }>(client, {
-    path: '/_bulk', body, contentType: 'application/x-ndjson', params: { refresh: 'true', filter_path: 'errors,items.*.status' },
-  });
+  const bulk = (body: string) =>
+    requestThroughPool<{ errors: boolean; items: Record<string, { status: number }>[] }>(client, {
+      path: '/_bulk',
+      body,
+      contentType: 'application/x-ndjson',
+      params: { refresh: 'true', filter_path: 'errors,items.*.status' },
+    });
   t.same(await bulk(lines), { errors: false, items: [{ index: { status: 201 } }] });
   const found = await searchThroughPool<Found>(client, { index, body: JSON.stringify({ query: { match: { name: 'kiosk' } } }) });
-  t.same(found.hits.hits.map((h) => h._id), ['3'], 'searchable');
+  t.same(
+    found.hits.hits.map((h) => h._id),
+    ['3'],
+    'searchable',
+  );
   t.same(await bulk(lines), { errors: true, items: [{ index: { status: 409 } }] }, 'the same version again is refused as stale');
 });
 
-t.test('a request\'s own deadline replaces the client\'s, and its error carries no body', async (t) => {
-  const stalled = await fakeNode(t, (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"took":'); });
+t.test("a request's own deadline replaces the client's, and its error carries no body", async (t) => {
+  const stalled = await fakeNode(t, (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"took":');
+  });
   const c = new Client({ node: stalled.url, requestTimeout: 30_000, maxRetries: 0 });
   clients.push(c);
   const started = Date.now();
-  const err = await requestThroughPool(c, { path: '/_bulk', body: '{"index":{"_index":"x"}}\n{"name":"Sonne Kiosk"}\n', contentType: 'application/x-ndjson', timeoutMs: 200 })
-    .catch((e: unknown) => e) as Error & { meta: unknown };
+  const err = (await requestThroughPool(c, { path: '/_bulk', body: '{"index":{"_index":"x"}}\n{"name":"Sonne Kiosk"}\n', contentType: 'application/x-ndjson', timeoutMs: 200 }).catch(
+    (e: unknown) => e,
+  )) as Error & { meta: unknown };
   t.equal(err.name, 'TimeoutError');
-  t.ok(Date.now() - started < 10_000, 'within the request\'s deadline, not the client\'s 30 s');
+  t.ok(Date.now() - started < 10_000, "within the request's deadline, not the client's 30 s");
   t.notMatch(JSON.stringify(err.meta), /Kiosk/, 'the documents sent are not carried');
 });
 
-t.test('a _bulk refused as a whole is the client\'s ResponseError, without the documents sent', async (t) => {
-  const err = await requestThroughPool(client, { path: '/_bulk', body: `${JSON.stringify({ name: 'Sonne Kiosk' })}\n`, contentType: 'application/x-ndjson' })
-    .catch((e: unknown) => e) as Error & { meta: { statusCode: number; meta: { request: unknown } } };
+t.test("a _bulk refused as a whole is the client's ResponseError, without the documents sent", async (t) => {
+  const err = (await requestThroughPool(client, { path: '/_bulk', body: `${JSON.stringify({ name: 'Sonne Kiosk' })}\n`, contentType: 'application/x-ndjson' }).catch((e: unknown) => e)) as Error & {
+    meta: { statusCode: number; meta: { request: unknown } };
+  };
   t.equal(err.name, 'ResponseError');
   t.equal(err.meta.statusCode, 400);
   t.match(err.meta.meta.request, { params: { method: 'POST', path: '/_bulk' } }, 'the request is named');

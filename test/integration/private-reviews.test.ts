@@ -11,12 +11,17 @@ const admin = await partner('admin');
 
 let n = 0;
 const review = (rating: number, overrides: Record<string, unknown> = {}) => ({
-  source_id: `priv-${runId}-${++n}`, reviewer: 'R', reviewed: '', title: '', text: 'ok', rating, date_time: '2026-05-01T12:00:00+02:00', ...overrides,
+  source_id: `priv-${runId}-${++n}`,
+  reviewer: 'R',
+  reviewed: '',
+  title: '',
+  text: 'ok',
+  rating,
+  date_time: '2026-05-01T12:00:00+02:00',
+  ...overrides,
 });
-const postReview = (target: typeof app, id: string, auth: Record<string, string>, body: object) =>
-  target.inject({ method: 'POST', url: `/de/listings/${id}/reviews`, headers: auth, payload: body });
-const storedVersion = async (id: string) =>
-  Number((await deps.database.pool.query('select version from listings where id = $1', [id])).rows[0].version);
+const postReview = (target: typeof app, id: string, auth: Record<string, string>, body: object) => target.inject({ method: 'POST', url: `/de/listings/${id}/reviews`, headers: auth, payload: body });
+const storedVersion = async (id: string) => Number((await deps.database.pool.query('select version from listings where id = $1', [id])).rows[0].version);
 
 t.test('a partner review moves neither rating, review_count nor version in the listing, its document or Solr results; a website review does', async (t) => {
   const word = `priv${runId.replace(/\d/g, 'q')}`;
@@ -25,10 +30,14 @@ t.test('a partner review moves neither rating, review_count nor version in the l
   // Waits until the index holds what PostgreSQL holds now, so nothing written before is still on its way.
   const indexedNow = async () => {
     const version = await storedVersion(id);
-    return eventually(async () => {
-      const doc = await indexedDocument(deps, 'de', id);
-      return doc && doc.version >= version ? doc : undefined;
-    }, 5000, `version ${version} of listing ${id} in the index`);
+    return eventually(
+      async () => {
+        const doc = await indexedDocument(deps, 'de', id);
+        return doc && doc.version >= version ? doc : undefined;
+      },
+      5000,
+      `version ${version} of listing ${id} in the index`,
+    );
   };
 
   t.equal((await postReview(app, id, admin.auth, review(2))).statusCode, 201);
@@ -36,12 +45,20 @@ t.test('a partner review moves neither rating, review_count nor version in the l
   t.equal(rated.source.rating, 2);
   t.equal(rated.source.review_count, 1);
   const listingBefore = (await app.inject({ url: `/de/listings/${id}`, headers: bob.auth })).json();
-  const hitBefore = await eventually(async () => {
-    const hit = await solrHit();
-    return hit?.rating === 2 ? hit : undefined;
-  }, INDEXED_WITHIN_MS, 'rating 2 in Solr results');
+  const hitBefore = await eventually(
+    async () => {
+      const hit = await solrHit();
+      return hit?.rating === 2 ? hit : undefined;
+    },
+    INDEXED_WITHIN_MS,
+    'rating 2 in Solr results',
+  );
 
-  for (const [who, rating] of [[alice, 5], [bob, 5], [alice, 1]] as const) {
+  for (const [who, rating] of [
+    [alice, 5],
+    [bob, 5],
+    [alice, 1],
+  ] as const) {
     t.equal((await postReview(app, id, who.auth, review(rating))).statusCode, 201);
   }
   t.equal(await storedVersion(id), hitBefore._version_, 'partner reviews leave the version alone');
@@ -52,10 +69,14 @@ t.test('a partner review moves neither rating, review_count nor version in the l
   const after = await indexedNow();
   t.equal(after.source.rating, 3, 'mean of the two website reviews (2 and 4), not of all five');
   t.equal(after.source.review_count, 2);
-  const hitAfter = await eventually(async () => {
-    const hit = await solrHit();
-    return hit?._version_ === hitBefore._version_ + 1 ? hit : undefined;
-  }, INDEXED_WITHIN_MS, 'the website review in Solr results');
+  const hitAfter = await eventually(
+    async () => {
+      const hit = await solrHit();
+      return hit?._version_ === hitBefore._version_ + 1 ? hit : undefined;
+    },
+    INDEXED_WITHIN_MS,
+    'the website review in Solr results',
+  );
   t.equal(hitAfter.rating, 3);
 
   const own = (await app.inject({ url: `/de/listings/${id}/reviews`, headers: bob.auth })).json();

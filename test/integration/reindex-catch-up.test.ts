@@ -35,9 +35,13 @@ async function indexedListing(name: string): Promise<number> {
  */
 async function openRename(id: number, name: string): Promise<{ commit(): Promise<void> }> {
   let release!: () => void;
-  const released = new Promise<void>((resolve) => { release = resolve; });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   let begun!: () => void;
-  const hasBegun = new Promise<void>((resolve) => { begun = resolve; });
+  const hasBegun = new Promise<void>((resolve) => {
+    begun = resolve;
+  });
   const done = deps.listingWrites.changeListing(caller, country, id, 'forbidden', async (tx) => {
     await tx.update(listings).set({ name }).where(eq(listings.id, id));
     begun();
@@ -78,7 +82,10 @@ t.test('writes whose transactions began long before a reindex and committed duri
 
   const aliased = Object.keys((await deps.opensearch.indices.getAlias({ name: names.listingsAlias(country) })).body as object);
   t.same(aliased, [result.index], 'the alias names the new index');
-  for (const [id, name] of [[early, `Früh umbenannt ${runId}`], [late, `Spät umbenannt ${runId}`]] as const) {
+  for (const [id, name] of [
+    [early, `Früh umbenannt ${runId}`],
+    [late, `Spät umbenannt ${runId}`],
+  ] as const) {
     const doc = await indexedDocument(deps, country, id);
     t.equal(doc?.version, 2, `listing ${id} is in the new index at its committed version`);
     t.equal(doc?.source.name, name);
@@ -89,26 +96,47 @@ t.test('writes whose transactions began long before a reindex and committed duri
 t.test('a catch-up that fails leaves the events pending, and the relay delivers them into the new index', async (t) => {
   const id = await indexedListing(`Abbruch ${runId}`);
   const write = await openRename(id, `Abbruch umbenannt ${runId}`);
-  const failingSync: typeof sync = async () => { throw new Error('OpenSearch refused the catch-up'); };
+  const failingSync: typeof sync = async () => {
+    throw new Error('OpenSearch refused the catch-up');
+  };
 
-  await t.rejects(reindexCountry({ ...reindexDeps, sync: failingSync }, country, {
-    onPhase: async (phase) => {
-      if (phase !== 'copied') return;
-      await write.commit();
-      await sync({ listingId: id, country, version: 2 }); // the worker, into the old index
-    },
-  }), /catch-up failed for 1 of/);
+  await t.rejects(
+    reindexCountry({ ...reindexDeps, sync: failingSync }, country, {
+      onPhase: async (phase) => {
+        if (phase !== 'copied') return;
+        await write.commit();
+        await sync({ listingId: id, country, version: 2 }); // the worker, into the old index
+      },
+    }),
+    /catch-up failed for 1 of/,
+  );
 
   // The failed catch-up reopened the event; a relay delivers it. Other test files run relays on the
   // same database, so one of theirs may get there first: what must hold is that the write reaches
   // the new index (without the reopening it never would: the worker put it into the old one).
-  await eventually(async () => {
-    const relayed: SyncListingJob[] = [];
-    await relayStrandedEvents({ db, queue: { enqueue: async (jobs) => { relayed.push(...jobs); } }, logger, graceMs: 0, batchSize: 100_000 });
-    for (const job of relayed.filter((j) => j.listingId === id)) await sync(job); // the worker runs the relayed job
-    return (await indexedDocument(deps, country, id))?.version === 2 ? true : undefined;
-  }, 20_000, 'the reopened event to reach the new index');
-  const events = await db.select({ processedAt: outbox.processedAt }).from(outbox)
+  await eventually(
+    async () => {
+      const relayed: SyncListingJob[] = [];
+      await relayStrandedEvents({
+        db,
+        queue: {
+          enqueue: async (jobs) => {
+            relayed.push(...jobs);
+          },
+        },
+        logger,
+        graceMs: 0,
+        batchSize: 100_000,
+      });
+      for (const job of relayed.filter((j) => j.listingId === id)) await sync(job); // the worker runs the relayed job
+      return (await indexedDocument(deps, country, id))?.version === 2 ? true : undefined;
+    },
+    20_000,
+    'the reopened event to reach the new index',
+  );
+  const events = await db
+    .select({ processedAt: outbox.processedAt })
+    .from(outbox)
     .where(and(eq(outbox.listingId, id), eq(outbox.version, 2)));
   t.equal(events.length, 1);
   t.not(events[0]!.processedAt, null, 'and its event is done');

@@ -74,10 +74,14 @@ t.test('searches keep answering during a reindex of 20 000 listings; reconcile f
   t.same(aliased, [second.index], 'the alias points at the new index');
 
   // The write made during the reindex reaches the new index (caught up, or indexed there directly).
-  const { checked, differences } = await eventually(async () => {
-    const result = await reconcileCountry({ db, opensearch: deps.opensearch, names }, country);
-    return result.differences.length === 0 ? result : undefined;
-  }, 5000, 'reconcile to find no difference');
+  const { checked, differences } = await eventually(
+    async () => {
+      const result = await reconcileCountry({ db, opensearch: deps.opensearch, names }, country);
+      return result.differences.length === 0 ? result : undefined;
+    },
+    5000,
+    'reconcile to find no difference',
+  );
   t.ok(checked >= COUNT + 1);
   t.same(differences, [], 'PostgreSQL and OpenSearch agree on ids and versions');
   t.ok((await app.inject({ url: `/ch/listings?ids=${duringId}`, headers: owner.auth })).json().numFound === 1, 'the write made during the reindex is searchable');
@@ -90,5 +94,12 @@ t.test('reconcile reports missing, extra and stale documents', async (t) => {
   await db.execute(sql`update listings set version = version + 1 where id = ${id + 1}`);
   await deps.opensearch.index({ index: names.listingsAlias(country), id: `${country}:999999999`, body: { lid: 999999999, version: 1 }, refresh: true });
   const { differences } = await reconcileCountry({ db, opensearch: deps.opensearch, names }, country);
-  t.same(differences.map((d) => [d.kind, d.listingId]), [['missing', id], ['version', id + 1], ['extra', 999999999]]);
+  t.same(
+    differences.map((d) => [d.kind, d.listingId]),
+    [
+      ['missing', id],
+      ['version', id + 1],
+      ['extra', 999999999],
+    ],
+  );
 });

@@ -20,10 +20,22 @@ const corpus: CorpusListing[] = [];
 for (let i = 0; i < 300; i++) {
   const g = next();
   if (!g.active) continue; // the Solr mode never shows inactive listings
-  const created = await deps.listings.create(caller, 'de', listingInput({
-    name: g.name, address: g.address, zip: g.zip, place: g.place, latitude: g.latitude, longitude: g.longitude,
-    keywords: g.keywords, categories: [{ id: g.categoryId }], phones: [{ type: 'landline', number: g.phone }], hours: {},
-  }));
+  const created = await deps.listings.create(
+    caller,
+    'de',
+    listingInput({
+      name: g.name,
+      address: g.address,
+      zip: g.zip,
+      place: g.place,
+      latitude: g.latitude,
+      longitude: g.longitude,
+      keywords: g.keywords,
+      categories: [{ id: g.categoryId }],
+      phones: [{ type: 'landline', number: g.phone }],
+      hours: {},
+    }),
+  );
   corpus.push({ id: Number(created.id), name: g.name, place: g.place, zip: g.zip, lat: g.latitude, lon: g.longitude, categories: created.categories.map((c) => c.name) });
 }
 
@@ -37,10 +49,14 @@ const search = async (params: Record<string, string | number>) => {
 // Every listing, not just the last: batches overlap and retries back off, so an earlier one can
 // become searchable after it.
 const corpusIds = corpus.map((l) => documentId('de', l.id));
-await eventually(async () => {
-  const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: corpusIds } } } });
-  return body.count === corpus.length ? true : undefined;
-}, INDEXED_WITHIN_MS, `the ${corpus.length} listings to be searchable`);
+await eventually(
+  async () => {
+    const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: corpusIds } } } });
+    return body.count === corpus.length ? true : undefined;
+  },
+  INDEXED_WITHIN_MS,
+  `the ${corpus.length} listings to be searchable`,
+);
 await refreshEveryCopy(deps, 'de'); // the queries below may go to the copy that did not count them
 
 const categoryWords = new Set(categories.flatMap((c) => searchWords(c.name)));
@@ -50,10 +66,22 @@ for (const q of queries) results.set(q, await search(q.params));
 
 const ofClass = (cls: LabelledQuery['class']) => {
   const qs = queries.filter((q) => q.class === cls);
-  return score(qs, qs.map((q) => results.get(q)!.ids));
+  return score(
+    qs,
+    qs.map((q) => results.get(q)!.ids),
+  );
 };
-const misses = (cls: string) => queries.filter((q) => q.class === cls && !results.get(q)!.ids.slice(0, 10).some((id) => q.relevant.includes(id)))
-  .map((q) => `${JSON.stringify(q.params)} (${q.note})`);
+const misses = (cls: string) =>
+  queries
+    .filter(
+      (q) =>
+        q.class === cls &&
+        !results
+          .get(q)!
+          .ids.slice(0, 10)
+          .some((id) => q.relevant.includes(id)),
+    )
+    .map((q) => `${JSON.stringify(q.params)} (${q.note})`);
 
 t.test('an exact name, with &, -, /, ., digits, legal forms and titles, comes first', async (t) => {
   t.ok(ofClass('exact name').at1 >= 0.99, `recall@1 ${ofClass('exact name').at1}; misses: ${misses('exact name').join('; ')}`);
@@ -62,7 +90,16 @@ t.test('an exact name, with &, -, /, ., digits, legal forms and titles, comes fi
 t.test('one typo anywhere in a word, the first letter included, finds the listing in the top 10', async (t) => {
   t.ok(ofClass('one edit').at10 >= 0.98, `recall@10 ${ofClass('one edit').at10}; misses: ${misses('one edit').join('; ')}`);
   const firstLetter = queries.filter((q) => q.class === 'one edit' && q.group === 'first letter');
-  t.ok(firstLetter.length > 0 && firstLetter.every((q) => results.get(q)!.ids.slice(0, 10).some((id) => q.relevant.includes(id))), 'every first-letter typo');
+  t.ok(
+    firstLetter.length > 0 &&
+      firstLetter.every((q) =>
+        results
+          .get(q)!
+          .ids.slice(0, 10)
+          .some((id) => q.relevant.includes(id)),
+      ),
+    'every first-letter typo',
+  );
   t.equal(queries.filter((q) => q.class === 'one edit' && results.get(q)!.numFound === 0).length, 0, 'a real name with one typo never finds nothing');
 });
 
@@ -94,9 +131,13 @@ t.test('two listings of the same name 2 km and 12 km away: the nearer first', as
   // The far one is created first, so that a tie broken by id would put it first.
   const far = await deps.listings.create(caller, 'de', listingInput({ name, ...at(12, 1) }));
   const near = await deps.listings.create(caller, 'de', listingInput({ name, ...at(2, 4) }));
-  const ids = await eventually(async () => {
-    const { ids: found } = await search({ what: name, lat: origin.lat, lon: origin.lon });
-    return found.includes(Number(near.id)) && found.includes(Number(far.id)) ? found : undefined;
-  }, 5000, 'both twins');
+  const ids = await eventually(
+    async () => {
+      const { ids: found } = await search({ what: name, lat: origin.lat, lon: origin.lon });
+      return found.includes(Number(near.id)) && found.includes(Number(far.id)) ? found : undefined;
+    },
+    5000,
+    'both twins',
+  );
   t.ok(ids.indexOf(Number(near.id)) < ids.indexOf(Number(far.id)));
 });

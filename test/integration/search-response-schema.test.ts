@@ -34,21 +34,46 @@ async function create(payload: ReturnType<typeof listingInput>): Promise<string>
 
 // One listing with everything a result can carry (coordinates, an image, a rating) and one with
 // nothing optional (no coordinates, description or contact; no images, no reviews).
-const full = await create(listingInput({
-  name: `Café ${word}`, place: town, zip, address: 'Prüfweg 7', phones: [{ type: 'landline', number: phone }],
-  latitude: centre.lat, longitude: centre.lon,
-}));
-const bare = await create(listingInput({
-  name: `Imbiss ${word}`, place: town, zip, address: 'Prüfweg 9', phones: [{ type: 'mobile', number: phone }],
-  latitude: null, longitude: null, description: null, contact: null, keywords: [], emails: [], links: [], hours: {},
-}));
+const full = await create(
+  listingInput({
+    name: `Café ${word}`,
+    place: town,
+    zip,
+    address: 'Prüfweg 7',
+    phones: [{ type: 'landline', number: phone }],
+    latitude: centre.lat,
+    longitude: centre.lon,
+  }),
+);
+const bare = await create(
+  listingInput({
+    name: `Imbiss ${word}`,
+    place: town,
+    zip,
+    address: 'Prüfweg 9',
+    phones: [{ type: 'mobile', number: phone }],
+    latitude: null,
+    longitude: null,
+    description: null,
+    contact: null,
+    keywords: [],
+    emails: [],
+    links: [],
+    hours: {},
+  }),
+);
 
 const png = readFileSync(new URL('../fixtures/images/tiny.png', import.meta.url)).toString('base64');
 const image = await app.inject({ method: 'POST', url: `/de/listings/${full}/images`, headers: owner.auth, payload: { type: 'logo', caption: 'Logo', base64: png } });
 if (image.statusCode !== 201) throw new Error(`image upload failed: ${image.statusCode} ${image.body}`);
-for (const [n, rating] of [[1, 5], [2, 4]] as const) {
+for (const [n, rating] of [
+  [1, 5],
+  [2, 4],
+] as const) {
   const review = await app.inject({
-    method: 'POST', url: `/de/listings/${full}/reviews`, headers: admin.auth,
+    method: 'POST',
+    url: `/de/listings/${full}/reviews`,
+    headers: admin.auth,
     payload: { source_id: `${word}-${n}`, reviewer: 'R', reviewed: '', title: '', text: 'ok', rating, date_time: '2026-05-01T12:00:00+02:00' },
   });
   if (review.statusCode !== 201) throw new Error(`review failed: ${review.statusCode} ${review.body}`);
@@ -61,13 +86,17 @@ const search = async (query: string) => {
 };
 
 // Both listings indexed with the image and the rating before any response is checked.
-await eventually(async () => {
-  const filtered = (await search(`ids=${full},${bare}`)).listings;
-  const solr = (await search(`solr=true&what=${word}`)).listings;
-  const images = filtered.find((l) => l.id === full)?.images as unknown[] | undefined;
-  const rated = solr.find((l) => String(l.lid) === full)?.rating;
-  return filtered.length === 2 && images?.length === 1 && solr.length === 2 && rated === 4.5 ? true : undefined;
-}, 10_000, 'both listings in the index with the image and the rating');
+await eventually(
+  async () => {
+    const filtered = (await search(`ids=${full},${bare}`)).listings;
+    const solr = (await search(`solr=true&what=${word}`)).listings;
+    const images = filtered.find((l) => l.id === full)?.images as unknown[] | undefined;
+    const rated = solr.find((l) => String(l.lid) === full)?.rating;
+    return filtered.length === 2 && images?.length === 1 && solr.length === 2 && rated === 4.5 ? true : undefined;
+  },
+  10_000,
+  'both listings in the index with the image and the rating',
+);
 await refreshEveryCopy(deps, 'de');
 
 /** Every failed check of the response against `page`, one line each, empty when it conforms. */

@@ -24,11 +24,15 @@ const get = (query: string) => app.inject({ url: `/de/listings?${query}`, header
 
 /** Waits until the query finds `count` listings, then returns the body. */
 async function settled(query: string, count: number, timeoutMs = 4000) {
-  const body = await eventually(async () => {
-    const res = await get(query);
-    const body = res.json();
-    return res.statusCode === 200 && body.numFound === count ? body : undefined;
-  }, timeoutMs, `${count} results for ${query}`);
+  const body = await eventually(
+    async () => {
+      const res = await get(query);
+      const body = res.json();
+      return res.statusCode === 200 && body.numFound === count ? body : undefined;
+    },
+    timeoutMs,
+    `${count} results for ${query}`,
+  );
   await refreshEveryCopy(deps, 'de');
   return body;
 }
@@ -36,7 +40,10 @@ async function settled(query: string, count: number, timeoutMs = 4000) {
 /** Changes stored fields of a listing through the write path (a new version reaches the index). */
 async function setStored(id: string, values: Partial<typeof listings.$inferInsert>) {
   await deps.listingWrites.changeListing(caller, 'de', Number(id), 'forbidden', async (tx) => {
-    await tx.update(listings).set(values).where(eq(listings.id, Number(id)));
+    await tx
+      .update(listings)
+      .set(values)
+      .where(eq(listings.id, Number(id)));
     return { result: undefined, change: 'updated' as const };
   });
 }
@@ -68,7 +75,11 @@ t.test('filtered search by ids keeps the given order, skips unknown ids and hide
   const body = res.json();
   t.equal(body.numFound, 3);
   t.equal(body.numReturned, 3);
-  t.same(body.listings.map((l: { id: string }) => l.id), [c.id, a.id, hidden.id], 'inactive listings appear in filtered search');
+  t.same(
+    body.listings.map((l: { id: string }) => l.id),
+    [c.id, a.id, hidden.id],
+    'inactive listings appear in filtered search',
+  );
   t.notOk('contact' in body.listings[0], 'no contact in filtered search');
   t.same(body.listings[0].images, []);
   const page = (await get(`ids=${c.id},${a.id},${hidden.id}&limit=1&offset=1`)).json();
@@ -79,9 +90,15 @@ t.test('filtered search by phone matches exactly; a + decoded as a space still w
   const res = await get('phone=%2B4930111111');
   t.equal(res.statusCode, 200);
   t.ok(res.json().listings.some((l: { id: string }) => l.id === a.id));
-  t.notOk(res.json().listings.some((l: { id: string }) => l.id === suppressed.id), 'suppressed listing hidden');
+  t.notOk(
+    res.json().listings.some((l: { id: string }) => l.id === suppressed.id),
+    'suppressed listing hidden',
+  );
   const unencoded = (await get('phone=+4930111111')).json();
-  t.same(unencoded.listings.map((l: { id: string }) => l.id), res.json().listings.map((l: { id: string }) => l.id));
+  t.same(
+    unencoded.listings.map((l: { id: string }) => l.id),
+    res.json().listings.map((l: { id: string }) => l.id),
+  );
   t.equal((await get('phone=%2B493011111')).json().listings.filter((l: { id: string }) => l.id === a.id).length, 0, 'no partial match');
   const bad = await get('phone=0301111');
   t.equal(bad.statusCode, 400);
@@ -148,7 +165,11 @@ t.test('Solr mode: results shaped as the Solr result table', async (t) => {
 });
 
 t.test('Solr mode: what tolerates one and two typos and never skips a word', async (t) => {
-  const ids = async (what: string) => (await solr(`what=${encodeURIComponent(what)}&where=${place}`)).json().listings.map((l: { lid: number }) => String(l.lid)).sort();
+  const ids = async (what: string) =>
+    (await solr(`what=${encodeURIComponent(what)}&where=${place}`))
+      .json()
+      .listings.map((l: { lid: number }) => String(l.lid))
+      .sort();
   const expected = [a.id, b.id, far.id].sort(); // inactive and suppressed listings are hidden
   t.same(await ids(bakery), expected, 'exact word');
   t.same(await ids(bakery.replace('ck', 'k')), expected, 'one edit (deletion)');
@@ -160,7 +181,11 @@ t.test('Solr mode: what tolerates one and two typos and never skips a word', asy
 });
 
 t.test('Solr mode: quoted values match exact phrases', async (t) => {
-  const ids = async (what: string) => (await solr(`what=${encodeURIComponent(what)}&where=${place}`)).json().listings.map((l: { lid: number }) => String(l.lid)).sort();
+  const ids = async (what: string) =>
+    (await solr(`what=${encodeURIComponent(what)}&where=${place}`))
+      .json()
+      .listings.map((l: { lid: number }) => String(l.lid))
+      .sort();
   t.same(await ids('"Grosse Meister"'), [], 'the words are not adjacent in that order in any name');
   t.same(await ids('Grosse Meister'), [b.id, c.id].sort(), 'unquoted, order does not matter');
   t.same(await ids(`"${bakery} Meister"`), [b.id], 'the phrase as it stands in the name');
@@ -169,7 +194,11 @@ t.test('Solr mode: quoted values match exact phrases', async (t) => {
 });
 
 t.test('Solr mode: category is an exact, case-insensitive category name', async (t) => {
-  const ids = async (category: string) => (await solr(`category=${encodeURIComponent(category)}&where=${place}`)).json().listings.map((l: { lid: number }) => String(l.lid)).sort();
+  const ids = async (category: string) =>
+    (await solr(`category=${encodeURIComponent(category)}&where=${place}`))
+      .json()
+      .listings.map((l: { lid: number }) => String(l.lid))
+      .sort();
   t.same(await ids('Café'), [a.id]);
   t.same(await ids('CAFÉ'), [a.id]);
   t.same(await ids('Caf'), [], 'not a prefix match');
@@ -180,7 +209,11 @@ t.test('Solr mode: 20 km radius, _dist_ in km within 1% of haversine, sorted by 
   const res = await solr(`lat=${centre.lat}&lon=${centre.lon}&where=${place}`);
   t.equal(res.statusCode, 200);
   const body = res.json();
-  t.same(body.listings.map((l: { lid: number }) => String(l.lid)), [a.id, b.id, c.id], 'nearest first; 19.9 km found, 20.1 km not, inactive/suppressed hidden');
+  t.same(
+    body.listings.map((l: { lid: number }) => String(l.lid)),
+    [a.id, b.id, c.id],
+    'nearest first; 19.9 km found, 20.1 km not, inactive/suppressed hidden',
+  );
   for (const hit of body.listings) {
     const [lat, lon] = hit.loc.split(',').map(Number);
     const expected = haversineKm(centre, { lat, lon });
@@ -204,12 +237,21 @@ t.test('Solr mode ranking: a nearer equal match ranks first; a higher boost rank
   const oneShard = { skip: config.OPENSEARCH_SHARDS > 1 ? 'each shard scores with its own term statistics' : false };
   const equalWithout = (await solr(q)).json().listings;
   t.equal(equalWithout[0].score, equalWithout[1].score, 'equal text scores without a centre', oneShard);
-  t.same(equalWithout.map((l: { lid: number }) => String(l.lid)), [near.id, farther.id], 'ties break by id', oneShard);
+  t.same(
+    equalWithout.map((l: { lid: number }) => String(l.lid)),
+    [near.id, farther.id],
+    'ties break by id',
+    oneShard,
+  );
   await setStored(farther.id, { boost: 2 });
-  const boosted = await eventually(async () => {
-    const hits = (await solr(q)).json().listings;
-    return hits[0] && String(hits[0].lid) === farther.id ? hits : undefined;
-  }, 4000, 'the boosted listing to rank first');
+  const boosted = await eventually(
+    async () => {
+      const hits = (await solr(q)).json().listings;
+      return hits[0] && String(hits[0].lid) === farther.id ? hits : undefined;
+    },
+    4000,
+    'the boosted listing to rank first',
+  );
   t.equal(boosted[0].boost, 2);
   t.ok(boosted[0].score > boosted[1].score);
 });
@@ -224,7 +266,10 @@ t.test('Solr mode parameter errors', async (t) => {
   ] as const) {
     const res = await solr(query);
     t.equal(res.statusCode, 400, query);
-    t.ok(res.json().details.some((d: string) => detail.test(d)), `${query}: ${JSON.stringify(res.json().details)}`);
+    t.ok(
+      res.json().details.some((d: string) => detail.test(d)),
+      `${query}: ${JSON.stringify(res.json().details)}`,
+    );
   }
 });
 

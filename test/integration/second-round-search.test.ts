@@ -60,11 +60,15 @@ await app.inject({ method: 'PUT', url: `/de/listings/${suppressed}/suppress`, he
 const shown = await create({ name: `Atelier ${sur8}` });
 
 const ids = created.map((id) => documentId('de', id));
-await eventually(async () => {
-  const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { bool: { filter: [{ terms: { id: ids } }, { term: { suppressed: true } }] } } } });
-  const all = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: ids } } } });
-  return all.body.count === ids.length && body.count === 1 ? true : undefined;
-}, INDEXED_WITHIN_MS, `the ${ids.length} listings (one suppressed) to be searchable`);
+await eventually(
+  async () => {
+    const { body } = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { bool: { filter: [{ terms: { id: ids } }, { term: { suppressed: true } }] } } } });
+    const all = await deps.opensearch.count({ index: names.listingsAlias('de'), body: { query: { terms: { id: ids } } } });
+    return all.body.count === ids.length && body.count === 1 ? true : undefined;
+  },
+  INDEXED_WITHIN_MS,
+  `the ${ids.length} listings (one suppressed) to be searchable`,
+);
 await refreshEveryCopy(deps, 'de');
 
 const get = async (path: string, params: Record<string, string | number>) => {
@@ -106,15 +110,30 @@ t.test('radius, bbox and sort', async (t) => {
   const at = { lat: centre.lat, lon: centre.lon };
   t.same(await found({ what: sur6, ...at }), [far, near], 'relevance: the whole name first, though farther');
   const byDistance = await solr({ what: sur6, ...at, sort: 'distance' });
-  t.same(byDistance.listings.map((l) => String(l.lid)), [near, far], 'sort=distance');
-  t.ok(byDistance.listings.every((l) => typeof l.score === 'number' && l._dist_! > 0), 'scores and distances reported');
+  t.same(
+    byDistance.listings.map((l) => String(l.lid)),
+    [near, far],
+    'sort=distance',
+  );
+  t.ok(
+    byDistance.listings.every((l) => typeof l.score === 'number' && l._dist_! > 0),
+    'scores and distances reported',
+  );
   t.same(await found({ what: sur6, ...at, radius: 3 }), [near], 'radius 3 km');
   t.same(await found({ what: sur6, ...at, radius: 0.1 }), [], 'radius 0.1 km');
   const box = (minKm: number, maxKm: number) => [centre.lon - 0.01, centre.lat + minKm / KM_PER_DEGREE, centre.lon + 0.01, centre.lat + maxKm / KM_PER_DEGREE].join(',');
   const inBox = await solr({ what: sur6, bbox: box(4, 6) });
-  t.same(inBox.listings.map((l) => String(l.lid)), [far], 'only the box');
+  t.same(
+    inBox.listings.map((l) => String(l.lid)),
+    [far],
+    'only the box',
+  );
   t.notOk('_dist_' in inBox.listings[0]!, 'no distance without a centre');
-  t.same(await found({ bbox: box(0.35, 5.5) }), [near, far, ...paging.slice(1)].sort((a, b) => Number(a) - Number(b)), 'a box alone: every listing inside, by id');
+  t.same(
+    await found({ bbox: box(0.35, 5.5) }),
+    [near, far, ...paging.slice(1)].sort((a, b) => Number(a) - Number(b)),
+    'a box alone: every listing inside, by id',
+  );
 });
 
 t.test('cursor paging keeps working with sort=distance and with a box', async (t) => {
@@ -141,21 +160,45 @@ t.test('suggest: categories whose name matches first, then listings by the prefi
   const friseu = await get('suggest', { q: 'Friseu' });
   t.match(friseu.suggestions[0], { type: 'category', id: 'shop/hairdresser', name: 'Friseur' });
   const prefix = sur2.slice(0, Math.ceil(sur2.length * 0.6));
-  t.same((await get('suggest', { q: prefix })).suggestions, [{ type: 'listing', id: salon, name: `Salon ${sur2}`, place: 'Berlin' }, { type: 'listing', id: bakery2, name: `${sur2} Backstube`, place: 'Berlin' }]);
-  t.same((await get('suggest', { q: `Salom ${prefix}` })).suggestions.map((s: { id: string }) => s.id), [salon], 'a typo in the word before');
-  t.same((await get('suggest', { q: `Friseur ${prefix}` })).suggestions.map((s: { id: string }) => s.id), [salon], 'a category name before');
+  t.same((await get('suggest', { q: prefix })).suggestions, [
+    { type: 'listing', id: salon, name: `Salon ${sur2}`, place: 'Berlin' },
+    { type: 'listing', id: bakery2, name: `${sur2} Backstube`, place: 'Berlin' },
+  ]);
+  t.same(
+    (await get('suggest', { q: `Salom ${prefix}` })).suggestions.map((s: { id: string }) => s.id),
+    [salon],
+    'a typo in the word before',
+  );
+  t.same(
+    (await get('suggest', { q: `Friseur ${prefix}` })).suggestions.map((s: { id: string }) => s.id),
+    [salon],
+    'a category name before',
+  );
   const rest = await get('suggest', { q: 'Rest' });
   t.equal(rest.suggestions.length, 5);
-  t.ok(rest.suggestions.every((s: { type: string }) => s.type === 'category'), 'categories fill the limit first');
+  t.ok(
+    rest.suggestions.every((s: { type: string }) => s.type === 'category'),
+    'categories fill the limit first',
+  );
   t.equal(rest.suggestions[0].name, 'Restaurant', 'the name that begins with it, shortest first');
 });
 
 t.test('suggest: nearer first with lat/lon, never inactive or suppressed listings, at most limit', async (t) => {
   const nearFirst = await get('suggest', { q: sur6.slice(0, 5), lat: centre.lat, lon: centre.lon });
-  t.same(nearFirst.suggestions.map((s: { id: string }) => s.id), [near, far]);
+  t.same(
+    nearFirst.suggestions.map((s: { id: string }) => s.id),
+    [near, far],
+  );
   t.ok(Math.abs(nearFirst.suggestions[0]._dist_ - 1) < 0.01 && Math.abs(nearFirst.suggestions[1]._dist_ - 5) < 0.01, '_dist_ in km');
-  t.same((await get('suggest', { q: sur8.slice(0, 6) })).suggestions.map((s: { id: string }) => s.id), [shown], `not ${inactive} nor ${suppressed}`);
+  t.same(
+    (await get('suggest', { q: sur8.slice(0, 6) })).suggestions.map((s: { id: string }) => s.id),
+    [shown],
+    `not ${inactive} nor ${suppressed}`,
+  );
   const three = await get('suggest', { q: sur7.slice(0, 4), limit: 3, lat: centre.lat, lon: centre.lon });
-  t.same(three.suggestions.map((s: { id: string }) => s.id), paging.slice(0, 3));
+  t.same(
+    three.suggestions.map((s: { id: string }) => s.id),
+    paging.slice(0, 3),
+  );
   t.same((await get('suggest', { q: `${sur7} Laden 1` })).suggestions.map((s: { id: string }) => s.id).sort(), [paging[1], paging[10], paging[11]].sort(), 'a digit is a prefix too');
 });

@@ -23,10 +23,19 @@ t.teardown(() => queue.close());
 
 // The refusal is written nowhere but the attempt's log line: the delivery row keeps a status code only.
 const logLines: string[] = [];
-const captureLogger = createLogger('info', 'test', { write: (line: string) => { logLines.push(line); } });
+const captureLogger = createLogger('info', 'test', {
+  write: (line: string) => {
+    logLines.push(line);
+  },
+});
 
 const deliveryDeps = (allowPrivate: boolean): DeliveryDeps => ({
-  db: deps.database.db, queue, logger: captureLogger, policy: { allowPrivate }, timeoutMs: TIMEOUT_MS, schedule: SCHEDULE_MS,
+  db: deps.database.db,
+  queue,
+  logger: captureLogger,
+  policy: { allowPrivate },
+  timeoutMs: TIMEOUT_MS,
+  schedule: SCHEDULE_MS,
   secrets: secretBoxOf(config.WEBHOOK_SECRET_KEY, logger),
 });
 
@@ -58,12 +67,18 @@ t.test('a host allowed when subscribed that resolves to loopback at delivery is 
   t.match(delivery, { id: ping.json().id, status: 'pending', attempts: 1, last_status_code: null }, 'one failed attempt, no answer');
   t.type(delivery?.next_attempt_at, 'string', 'the next attempt is due at a set time');
   const failure = logLines.map((line) => JSON.parse(line)).find((line) => line.deliveryId === deliveryId && line.attempt === 1);
-  t.match(failure, {
-    msg: 'webhook delivery failed; will retry', statusCode: null, retryInMs: SCHEDULE_MS[0],
-    error: /^host localhost is not allowed: \S+ is a loopback address$/,
-  }, 'the attempt failed on the guard\'s refusal');
+  t.match(
+    failure,
+    {
+      msg: 'webhook delivery failed; will retry',
+      statusCode: null,
+      retryInMs: SCHEDULE_MS[0],
+      error: /^host localhost is not allowed: \S+ is a loopback address$/,
+    },
+    "the attempt failed on the guard's refusal",
+  );
   const retry = await queue.queue.getJob(deliveryJobId({ deliveryId, attempt: 2 }));
-  t.equal(await retry?.getState(), 'delayed', 'attempt 2 is enqueued with the schedule\'s delay');
+  t.equal(await retry?.getState(), 'delayed', "attempt 2 is enqueued with the schedule's delay");
   await retry?.remove();
 
   // The same delivery with private targets allowed does reach the receiver: the refusal, not the

@@ -6,11 +6,31 @@ import { createRegionLookup, regionOf } from '../../indexer/regions.js';
 import type { Listing } from '../../src/listings/listing-view.js';
 
 const bare: Listing = {
-  id: '1', name: 'Bäckerei', address: 'Hauptstraße 12a', zip: '10115', place: 'Berlin', country_code: 'de',
-  latitude: null, longitude: null, keywords: [], description: null, emails: [], phones: [], url: 'https://x.example/de/1',
+  id: '1',
+  name: 'Bäckerei',
+  address: 'Hauptstraße 12a',
+  zip: '10115',
+  place: 'Berlin',
+  country_code: 'de',
+  latitude: null,
+  longitude: null,
+  keywords: [],
+  description: null,
+  emails: [],
+  phones: [],
+  url: 'https://x.example/de/1',
   hours: { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] },
-  special_hours: [], temporarily_closed: null, time_zone: 'Europe/Berlin', images: [], links: [],
-  categories: [{ id: 'shop/bakery', name: 'Bäckerei' }], active: true, contact: null, claimed: false, suppressed: false, version: 1,
+  special_hours: [],
+  temporarily_closed: null,
+  time_zone: 'Europe/Berlin',
+  images: [],
+  links: [],
+  categories: [{ id: 'shop/bakery', name: 'Bäckerei' }],
+  active: true,
+  contact: null,
+  claimed: false,
+  suppressed: false,
+  version: 1,
 };
 
 t.test('tiles: the slippy-map tile that holds a point, at every zoom', async (t) => {
@@ -22,7 +42,11 @@ t.test('tiles: the slippy-map tile that holds a point, at every zoom', async (t)
   t.same(tileOf(89.9, 180, 4), { x: 15, y: 0 }, 'the pole and the antimeridian fall in the last column, first row');
   t.same(tileOf(-89.9, -180, 4), { x: 0, y: 15 });
   const keys = tileKeys(52.52, 13.405);
-  t.same(keys.map((k) => Number(k.split('/')[0])), [...TILE_ZOOMS], 'one key per zoom');
+  t.same(
+    keys.map((k) => Number(k.split('/')[0])),
+    [...TILE_ZOOMS],
+    'one key per zoom',
+  );
   t.equal(keys[3], '10/550/335');
   // Each tile lies inside its parent: halving x and y climbs one zoom.
   for (let i = 1; i < keys.length; i++) {
@@ -36,10 +60,16 @@ t.test('tiles: the slippy-map tile that holds a point, at every zoom', async (t)
 t.test('completeness is the share of the eight optional parts filled', async (t) => {
   t.equal(completeness(bare), 0);
   const full: Listing = {
-    ...bare, latitude: 52.5, longitude: 13.4, phones: [{ id: '1', type: 'landline', number: '+493012345678' }],
-    emails: [{ id: '1', address: 'a@example.com' }], links: [{ id: '1', type: 'website', url: 'https://example.com' }],
-    hours: { ...bare.hours, monday: [{ start: '08:00:00', end: '12:00:00' }] }, description: 'Brot',
-    images: [{ id: '1', type: 'photo', url: 'https://x.example/m.png', base64: null, caption: '' }], keywords: ['Brot'],
+    ...bare,
+    latitude: 52.5,
+    longitude: 13.4,
+    phones: [{ id: '1', type: 'landline', number: '+493012345678' }],
+    emails: [{ id: '1', address: 'a@example.com' }],
+    links: [{ id: '1', type: 'website', url: 'https://example.com' }],
+    hours: { ...bare.hours, monday: [{ start: '08:00:00', end: '12:00:00' }] },
+    description: 'Brot',
+    images: [{ id: '1', type: 'photo', url: 'https://x.example/m.png', base64: null, caption: '' }],
+    keywords: ['Brot'],
   };
   t.equal(completeness(full), 1);
   t.equal(completeness({ ...full, links: [{ id: '1', type: 'facebook', url: 'https://facebook.com/x' }] }), 7 / 8, 'a link that is no website does not count');
@@ -57,13 +87,36 @@ t.test('status: suppressed, then inactive, then temporarily closed, else active'
 
 t.test('the analyst fields of a listing', async (t) => {
   const fields = analystFields(
-    { ...bare, latitude: 52.52, longitude: 13.405, categories: [{ id: 'shop/bakery', name: 'Bäckerei' }, { id: 'shop/pastry', name: 'Konditorei' }, { id: 'amenity/cafe', name: 'Café' }], claimed: true },
+    {
+      ...bare,
+      latitude: 52.52,
+      longitude: 13.405,
+      categories: [
+        { id: 'shop/bakery', name: 'Bäckerei' },
+        { id: 'shop/pastry', name: 'Konditorei' },
+        { id: 'amenity/cafe', name: 'Café' },
+      ],
+      claimed: true,
+    },
     { createdAt: new Date('2026-01-02T03:04:05Z'), creatorName: 'Acme', claimantName: 'Beta', hasOffer: true, suppressed: false },
   );
   t.same(fields, {
-    created_at: '2026-01-02T03:04:05.000Z', status: 'active', claimed: true, claimed_by: 'Beta', created_by: 'Acme',
-    zip: '10115', street: 'Hauptstraße', region: 'Berlin', category_groups: ['shop', 'amenity'], image_count: 0,
-    has_offer: true, has_hours: false, has_website: false, has_phone: false, has_email: false, completeness: 1 / 8,
+    created_at: '2026-01-02T03:04:05.000Z',
+    status: 'active',
+    claimed: true,
+    claimed_by: 'Beta',
+    created_by: 'Acme',
+    zip: '10115',
+    street: 'Hauptstraße',
+    region: 'Berlin',
+    category_groups: ['shop', 'amenity'],
+    image_count: 0,
+    has_offer: true,
+    has_hours: false,
+    has_website: false,
+    has_phone: false,
+    has_email: false,
+    completeness: 1 / 8,
     tiles: ['4/8/5', '6/34/20', '8/137/83', '10/550/335', '12/2200/1343', '14/8802/5373'],
   });
   t.same(analystFields(bare, { createdAt: new Date(0), creatorName: 'Acme', claimantName: null, hasOffer: false, suppressed: false }).tiles, [], 'no coordinates, no tiles');
@@ -72,7 +125,11 @@ t.test('the analyst fields of a listing', async (t) => {
 t.test('region: the nearest place of the country, or the place of that name without coordinates', async (t) => {
   const lookup = createRegionLookup({
     regions: ['Nord', 'Süd'],
-    places: [[5400, 1000, 0], [4800, 1100, 1], [4900, 1100, 1]],
+    places: [
+      [5400, 1000, 0],
+      [4800, 1100, 1],
+      [4900, 1100, 1],
+    ],
     names: { hamburg: 0, munchen: 1 },
   });
   t.equal(lookup.regionOf({ latitude: 53.9, longitude: 10.1, place: 'x' }), 'Nord');

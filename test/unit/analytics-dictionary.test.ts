@@ -25,13 +25,20 @@ t.test('docs/analytics.md and analytics/dashboards.ndjson are what npm run docs:
   t.equal(read('analytics', 'dashboards.ndjson'), toNdjson(dashboardObjects(questions)), 'analytics/dashboards.ndjson: run npm run docs:analytics');
 });
 
-t.test('twelve questions, each drawn by one visualisation whose query is the question\'s own', async (t) => {
+t.test("twelve questions, each drawn by one visualisation whose query is the question's own", async (t) => {
   t.equal(questions.length, 12);
   const objects = dashboardObjects(questions);
-  t.same(objects.map((o) => o.type), ['index-pattern', ...questions.map(() => 'visualization'), 'dashboard']);
+  t.same(
+    objects.map((o) => o.type),
+    ['index-pattern', ...questions.map(() => 'visualization'), 'dashboard'],
+  );
   t.same(objects[0]!.attributes, { title: 'listings', timeFieldName: 'created_at' }, 'created_at is the time field');
   const dashboard = objects.at(-1)!;
-  t.same(dashboard.references.map((r) => r.id), objects.slice(1, -1).map((o) => o.id), 'the dashboard shows every visualisation');
+  t.same(
+    dashboard.references.map((r) => r.id),
+    objects.slice(1, -1).map((o) => o.id),
+    'the dashboard shows every visualisation',
+  );
   questions.forEach((question, i) => {
     const body = searchBodyOfVisualisation(objects[i + 1]!);
     t.same(body.query ?? null, question.body.query ?? null, `${question.id}: the same filter`);

@@ -16,7 +16,7 @@ const solr = (q: Query) => parseListingSearch({ solr: true, ...q });
 
 t.test('radius goes with lat and lon', async (t) => {
   t.match(solr({ what: 'x', lat: 1, lon: 2, radius: 3.5 }), { centre: { lat: 1, lon: 2 }, radiusKm: 3.5 });
-  t.notOk('radiusKm' in solr({ what: 'x', lat: 1, lon: 2 }), 'the default (20 km) is the query builder\'s');
+  t.notOk('radiusKm' in solr({ what: 'x', lat: 1, lon: 2 }), "the default (20 km) is the query builder's");
   t.same(details({ solr: true, what: 'x', radius: 3 }), ['radius: only with lat and lon']);
   t.same(details({ what: 'x', radius: 3 }), ['what: only with solr=true', 'radius: only with solr=true', 'query: give one filter: ids, phone, or street + place + postCode']);
 });

@@ -3,7 +3,9 @@ import { createBoundedCache } from '../../src/platform/bounded-cache.js';
 
 t.test('bounded cache: past its bound the oldest entry goes, the others stay', async (t) => {
   const cache = createBoundedCache<number>({ max: 3, ttlMs: 60_000 });
-  cache.set('a', 1); cache.set('b', 2); cache.set('c', 3);
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
   cache.set('d', 4);
   t.equal(cache.size, 3);
   t.equal(cache.get('a'), undefined, 'the oldest was dropped');

@@ -26,7 +26,10 @@ t.test('a failure is shared by the calls that waited for it, but not kept', asyn
     return 'up';
   });
   const first = await Promise.allSettled([answer(), answer()]);
-  t.same(first.map((r) => r.status), ['rejected', 'rejected']);
+  t.same(
+    first.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   t.equal(await answer(), 'up', 'the next call asks again');
   t.equal(calls, 2);
 });

@@ -15,7 +15,13 @@ t.test('a cursor names its feed position and nothing else can be read into it', 
 
 t.test('anything that is not a cursor this service handed out is refused', async (t) => {
   const notOurs = [
-    '', '1', '42', 'now', 'abc', '!!!', 'djE6MQ==', // padded base64 of "v1:1": not our spelling
+    '',
+    '1',
+    '42',
+    'now',
+    'abc',
+    '!!!',
+    'djE6MQ==', // padded base64 of "v1:1": not our spelling
     Buffer.from('v1:-1').toString('base64url'),
     Buffer.from('v1:01').toString('base64url'),
     Buffer.from('v1:1.5').toString('base64url'),

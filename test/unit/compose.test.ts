@@ -8,16 +8,28 @@ import { processNodeFlags } from '../../src/platform/project-paths.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as {
-  services: Record<string, {
-    image?: string; build?: unknown; profiles?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] };
-    volumes?: string[]; ports?: string[]; command?: string[]; depends_on?: Record<string, unknown>;
-  }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: unknown;
+      profiles?: string[];
+      environment?: Record<string, string>;
+      healthcheck?: { test: string[] };
+      volumes?: string[];
+      ports?: string[];
+      command?: string[];
+      depends_on?: Record<string, unknown>;
+    }
+  >;
   volumes: Record<string, unknown>;
 };
 const pinned = /OPENSEARCH_VERSION=(\S+)/.exec(read('stack.env'))![1];
 
 const inProfile = (profile: string | undefined) =>
-  Object.keys(compose.services).filter((name) => compose.services[name]!.profiles?.[0] === profile).sort();
+  Object.keys(compose.services)
+    .filter((name) => compose.services[name]!.profiles?.[0] === profile)
+    .sort();
 
 t.test('the stack of scripts/stack.sh, plus Dashboards, a migrate job, the API and the indexer', async (t) => {
   t.same(inProfile(undefined), ['api', 'dashboards-setup', 'indexer', 'migrate', 'opensearch', 'opensearch-dashboards', 'postgres', 'redis']);
@@ -60,7 +72,11 @@ t.test('the environment of every app service is valid configuration', async (t) 
   const known = Object.keys(ConfigSchema.properties);
   for (const name of ['api', 'indexer', 'migrate', 'api-cluster', 'indexer-cluster', 'migrate-cluster']) {
     const env = compose.services[name]!.environment!;
-    t.same(Object.keys(env).filter((k) => !known.includes(k)), [], `${name}: no unknown variable`);
+    t.same(
+      Object.keys(env).filter((k) => !known.includes(k)),
+      [],
+      `${name}: no unknown variable`,
+    );
     for (const required of ['DATABASE_URL', 'REDIS_URL', 'OPENSEARCH_URL']) t.ok(env[required], `${name}: ${required}`);
     t.doesNotThrow(() => loadConfig(env), `${name}: loadConfig accepts it`);
   }
@@ -69,9 +85,12 @@ t.test('the environment of every app service is valid configuration', async (t) 
     const service = compose.services[name]!;
     const metricsPort = loadConfig(service.environment!).METRICS_PORT;
     t.ok(metricsPort > 0, `${name}: serves its metrics on an operations port`);
-    t.notOk(service.ports?.some((port) => port.endsWith(`:${metricsPort}`)), `${name}: the operations port is published nowhere`);
+    t.notOk(
+      service.ports?.some((port) => port.endsWith(`:${metricsPort}`)),
+      `${name}: the operations port is published nowhere`,
+    );
   }
-  t.notOk(compose.services.indexer!.ports, 'the indexer\'s operations port is published nowhere');
+  t.notOk(compose.services.indexer!.ports, "the indexer's operations port is published nowhere");
 });
 
 t.test('the cluster profile: three OpenSearch nodes of one cluster, and an API and indexer that name all three', async (t) => {
@@ -92,10 +111,17 @@ t.test('the cluster profile: three OpenSearch nodes of one cluster, and an API a
     t.same(node.volumes, [`${name}-data:/usr/share/opensearch/data`], `${name}: data in a volume of its own`);
     t.ok(`${name}-data` in compose.volumes);
     t.match(node.healthcheck!.test.join(' '), /wait_for_status=green&wait_for_nodes=3/, `${name}: healthy once all three have joined`);
-    t.ok(node.ports!.every((port) => port.startsWith('127.0.0.1:')), `${name}: published on loopback only`);
+    t.ok(
+      node.ports!.every((port) => port.startsWith('127.0.0.1:')),
+      `${name}: published on loopback only`,
+    );
   }
   const nodeUrls = compose.services['api-cluster']!.environment!.OPENSEARCH_URL!.split(',');
-  t.same(nodeUrls, nodes.map((n) => `http://${n}:9200`), 'the API names every node');
+  t.same(
+    nodeUrls,
+    nodes.map((n) => `http://${n}:9200`),
+    'the API names every node',
+  );
   for (const app of ['api', 'indexer', 'migrate']) {
     const clustered = compose.services[`${app}-cluster`]!;
     t.same(clustered.command, compose.services[app]!.command, `${app}-cluster runs what ${app} runs`);
@@ -103,7 +129,13 @@ t.test('the cluster profile: three OpenSearch nodes of one cluster, and an API a
     const { OPENSEARCH_SHARDS, OPENSEARCH_REPLICAS } = loadConfig(clustered.environment!);
     t.same([OPENSEARCH_SHARDS, OPENSEARCH_REPLICAS], [3, 1], `${app}-cluster: a primary per node, a copy of each on another`);
   }
-  t.same(Object.keys(compose.services['migrate-cluster']!.depends_on!).filter((d) => d.startsWith('opensearch')).sort(), nodes, 'setup waits for every node');
+  t.same(
+    Object.keys(compose.services['migrate-cluster']!.depends_on!)
+      .filter((d) => d.startsWith('opensearch'))
+      .sort(),
+    nodes,
+    'setup waits for every node',
+  );
 });
 
 t.test('the Dockerfile is multi-stage, builds, ships the data files and runs as non-root', async (t) => {

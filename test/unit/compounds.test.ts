@@ -28,11 +28,14 @@ t.test('adjacent written words are stored joined, under both spellings', async (
 // that some joined spelling is always a stored one, for words with umlauts and e-seams.
 t.test('two query words always meet the compound they make, whatever the seam', async () => {
   const part = fc.array(fc.constantFrom(...'aeouäöüßnrst'.split('')), { minLength: 1, maxLength: 6 }).map((l) => l.join(''));
-  fc.assert(fc.property(part, part, (a, b) => {
-    const stored = new Set(wordSpellings(`${a}${b}`));
-    const joins = wordSpellings(a).flatMap((x) => wordSpellings(b).map((y) => `${x}${y}`));
-    return joins.some((j) => stored.has(j));
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(part, part, (a, b) => {
+      const stored = new Set(wordSpellings(`${a}${b}`));
+      const joins = wordSpellings(a).flatMap((x) => wordSpellings(b).map((y) => `${x}${y}`));
+      return joins.some((j) => stored.has(j));
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 t.test('edge forms: the beginnings of each word up to the bound, the word itself left out', async (t) => {
@@ -48,8 +51,10 @@ t.test('a typed prefix is looked up as itself, or cut to the bound; always among
   t.equal(edgeFormOf('gschinn'), 'gschinn');
   t.equal(edgeFormOf('gschinnwallnerh'), 'gschinnwalln');
   const word = fc.array(fc.constantFrom(...'abcdefghij'.split('')), { minLength: 2, maxLength: 20 }).map((l) => l.join(''));
-  fc.assert(fc.property(word, fc.nat(), (w, n) => {
-    const prefix = w.slice(0, 1 + (n % (w.length - 1))); // a proper beginning
-    return edgeForms([w]).includes(edgeFormOf(prefix));
-  }));
+  fc.assert(
+    fc.property(word, fc.nat(), (w, n) => {
+      const prefix = w.slice(0, 1 + (n % (w.length - 1))); // a proper beginning
+      return edgeForms([w]).includes(edgeFormOf(prefix));
+    }),
+  );
 });

@@ -13,12 +13,12 @@ t.test('COUNTRIES is normalised to lower case', async (t) => {
   t.same(loadConfig({ COUNTRIES: 'DE,Fr' }).countries, ['de', 'fr']);
 });
 
-t.test('every enabled country needs a default time zone for its listings\' hours', async (t) => {
+t.test("every enabled country needs a default time zone for its listings' hours", async (t) => {
   t.throws(() => loadConfig({ COUNTRIES: 'de,zz' }), /COUNTRIES: no default time zone for zz/);
   t.equal(loadConfig({ OPEN_ZONES_TTL_MS: '0' }).OPEN_ZONES_TTL_MS, 0);
 });
 
-t.test('the relay\'s recent window must reach past its grace by more than a pass interval', async (t) => {
+t.test("the relay's recent window must reach past its grace by more than a pass interval", async (t) => {
   t.throws(() => loadConfig({ RELAY_RECENT_MS: '2500' }), /RELAY_RECENT_MS=2500: must exceed RELAY_GRACE_MS \+ RELAY_INTERVAL_MS \(3000\)/);
   t.equal(loadConfig({ RELAY_RECENT_MS: '3001' }).RELAY_RECENT_MS, 3001);
 });

@@ -73,7 +73,11 @@ t.test('keys are those the cursors partners already hold were made with: the has
   const { createHash } = await import('node:crypto');
   const body = buildSolrQuery(solr({ what: 'pizza', limit: 10, offset: 40 }));
   const { from: _from, size: _size, ...rest } = body;
-  const before = (open: string | null) => createHash('sha256').update(`de\n${JSON.stringify({ ...rest, open })}`).digest('base64url').slice(0, 22);
+  const before = (open: string | null) =>
+    createHash('sha256')
+      .update(`de\n${JSON.stringify({ ...rest, open })}`)
+      .digest('base64url')
+      .slice(0, 22);
   t.equal(queryKey('de', body), before(null));
   t.equal(queryKey('de', body, 'now'), before('now'));
   t.equal(keyOfText('de', '{}', undefined), createHash('sha256').update('de\n{"open":null}').digest('base64url').slice(0, 22), 'an empty query');
@@ -119,7 +123,7 @@ t.test('garbage, tampered and malformed cursors are 400, never an OpenSearch err
   t.same(refusal(raw({ v: 1, q: solrKey, a: [12.75, 10], n: 50 }), solrKey, 2), [], 'a fractional score is fine');
 });
 
-t.test('a cursor page is the first page\'s body without from, with search_after', async (t) => {
+t.test("a cursor page is the first page's body without from, with search_after", async (t) => {
   const first = buildFilteredQuery(phone({ limit: 10 }));
   const { from: _from, ...rest } = first;
   t.same(continuedAfter(first, [4711]), { ...rest, search_after: [4711] });

@@ -5,11 +5,30 @@ import { listings } from '../../src/db/schema.js';
 // A listings row as node-postgres hands it over under drizzle's type parsers: bigints and
 // timestamps as text, jsonb and arrays already parsed.
 const raw = {
-  id: '42', country: 'de', name: 'Bäckerei', address: 'Hauptstraße 1', zip: '10115', place: 'Berlin',
-  latitude: 52.5, longitude: null, keywords: ['Brot'], description: null,
-  hours: { monday: [{ start: '08:00:00', end: '12:00:00' }] }, contact: null, active: true, suppressed: false, boost: 1,
-  created_by: '7', claimed_by: '7', version: '1', created_at: '2026-11-27 11:00:00.123+00', updated_at: '2026-11-27 11:00:00.123+00',
-  deleted_at: null, special_hours: [], temporarily_closed: { until: null }, time_zone: null,
+  id: '42',
+  country: 'de',
+  name: 'Bäckerei',
+  address: 'Hauptstraße 1',
+  zip: '10115',
+  place: 'Berlin',
+  latitude: 52.5,
+  longitude: null,
+  keywords: ['Brot'],
+  description: null,
+  hours: { monday: [{ start: '08:00:00', end: '12:00:00' }] },
+  contact: null,
+  active: true,
+  suppressed: false,
+  boost: 1,
+  created_by: '7',
+  claimed_by: '7',
+  version: '1',
+  created_at: '2026-11-27 11:00:00.123+00',
+  updated_at: '2026-11-27 11:00:00.123+00',
+  deleted_at: null,
+  special_hours: [],
+  temporarily_closed: { until: null },
+  time_zone: null,
 };
 
 t.test('decodes each column under its property name, through its own decoder', async (t) => {
@@ -25,7 +44,7 @@ t.test('decodes each column under its property name, through its own decoder', a
   t.notOk('created_at' in row, 'stored names are not kept');
 });
 
-t.test('a row without one of the table\'s columns is refused', async (t) => {
+t.test("a row without one of the table's columns is refused", async (t) => {
   const { time_zone: _omitted, ...partial } = raw;
   t.throws(() => decodeRow(listings, partial), /listings without its column time_zone/);
 });

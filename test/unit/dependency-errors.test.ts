@@ -3,12 +3,15 @@ import { errors } from '@opensearch-project/opensearch';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { dependencyFailure, dependencyOf } from '../../src/platform/dependency-errors.js';
 
-const openSearchAnswer = (statusCode: number, type: string) => new errors.ResponseError({
-  statusCode, body: { error: { type, root_cause: [{ type, reason: 'no such index [listings-de]' }] }, status: statusCode },
-  headers: {}, warnings: null, meta: {} as never,
-});
-const postgresError = (code: string) =>
-  new DrizzleQueryError('select 1', [], Object.assign(new Error('canceled'), { code, severity: 'ERROR' }));
+const openSearchAnswer = (statusCode: number, type: string) =>
+  new errors.ResponseError({
+    statusCode,
+    body: { error: { type, root_cause: [{ type, reason: 'no such index [listings-de]' }] }, status: statusCode },
+    headers: {},
+    warnings: null,
+    meta: {} as never,
+  });
+const postgresError = (code: string) => new DrizzleQueryError('select 1', [], Object.assign(new Error('canceled'), { code, severity: 'ERROR' }));
 
 t.test('OpenSearch: 429 is busy, a missing index and 5xx are down, another 4xx is no dependency failure', async (t) => {
   t.equal(dependencyFailure(openSearchAnswer(429, 'too_many_requests')), 'busy');

@@ -18,9 +18,18 @@ for (const [file, sections] of Object.entries(GENERATED_DOCUMENTS)) {
 
 t.test('the configuration table has one row per setting of ConfigSchema, each with its description', async (t) => {
   const rows = configTable(ConfigSchema).split('\n').slice(2);
-  t.same(rows.map((row) => /^\| `([A-Z0-9_]+)`/.exec(row)?.[1]), Object.keys(ConfigSchema.properties));
-  t.match(rows.find((row) => row.startsWith('| `PORT`')), /\| `3000` \| integer, 0–65535 \| API listen port \|$/);
-  t.match(rows.find((row) => row.startsWith('| `INDEX_PREFIX`')), /\| \(empty\) \|/);
+  t.same(
+    rows.map((row) => /^\| `([A-Z0-9_]+)`/.exec(row)?.[1]),
+    Object.keys(ConfigSchema.properties),
+  );
+  t.match(
+    rows.find((row) => row.startsWith('| `PORT`')),
+    /\| `3000` \| integer, 0–65535 \| API listen port \|$/,
+  );
+  t.match(
+    rows.find((row) => row.startsWith('| `INDEX_PREFIX`')),
+    /\| \(empty\) \|/,
+  );
 });
 
 t.test('a setting without a description fails the table, naming it', async (t) => {

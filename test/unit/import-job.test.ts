@@ -1,9 +1,7 @@
 // The pure half of `npm run cli -- import` (src/cli/import-job.ts): the URLs it calls, the results
 // it keeps, how it exits. The command itself runs against the real API in bench/import.ts.
 import t from 'tap';
-import {
-  countsLine, exitCodeOf, failedResultsPath, importMode, isFailedResult, isGzipFile, jobErrorText, jobUrl, submitUrl,
-} from '../../src/cli/import-job.js';
+import { countsLine, exitCodeOf, failedResultsPath, importMode, isFailedResult, isGzipFile, jobErrorText, jobUrl, submitUrl } from '../../src/cli/import-job.js';
 
 t.test('the submit URL names the country and the mode, under any path prefix of the API', async (t) => {
   t.equal(submitUrl('http://127.0.0.1:3000', 'de', 'upsert'), 'http://127.0.0.1:3000/de/imports?mode=upsert');
@@ -21,7 +19,7 @@ t.test('an unknown mode is refused with the modes there are', async (t) => {
   t.throws(() => importMode('merge'), /mode "merge" is not one of upsert, replace/);
 });
 
-t.test('only failed items\' result lines are kept; blank and unreadable lines are not', async (t) => {
+t.test("only failed items' result lines are kept; blank and unreadable lines are not", async (t) => {
   const lines = [
     '{"line":1,"source_id":"a","status":"created","id":"1","version":1}',
     '{"line":2,"source_id":"b","status":"failed","error":{"type":"validation","message":"invalid","details":["zip: required"]}}',
@@ -30,7 +28,10 @@ t.test('only failed items\' result lines are kept; blank and unreadable lines ar
     'not json',
     '{"line":4,"status":"failed","error":{"type":"validation","message":"line is not JSON","details":[]}}',
   ];
-  t.same(lines.filter(isFailedResult).map((l) => JSON.parse(l).line), [2, 4]);
+  t.same(
+    lines.filter(isFailedResult).map((l) => JSON.parse(l).line),
+    [2, 4],
+  );
 });
 
 t.test('the failed results go beside the imported file, whether or not it is gzip', async (t) => {
@@ -46,9 +47,8 @@ t.test('the exit code is 0 only for a job that ran to its end, failed items or n
   t.equal(exitCodeOf({ status: 'failed' }), 1);
 });
 
-t.test('counts and a job\'s own error read as one line each', async (t) => {
-  t.equal(countsLine({ lines: 5, processed: 5, created: 2, updated: 1, unchanged: 1, deleted: 0, failed: 1 }),
-    'lines 5, processed 5: created 2, updated 1, unchanged 1, deleted 0, failed 1');
+t.test("counts and a job's own error read as one line each", async (t) => {
+  t.equal(countsLine({ lines: 5, processed: 5, created: 2, updated: 1, unchanged: 1, deleted: 0, failed: 1 }), 'lines 5, processed 5: created 2, updated 1, unchanged 1, deleted 0, failed 1');
   t.equal(jobErrorText({ error: { type: 'bad_request', message: 'the gzip body is corrupt' } }), 'bad_request: the gzip body is corrupt');
   t.equal(jobErrorText({ error: 'the gzip body is corrupt' }), 'the gzip body is corrupt');
   t.equal(jobErrorText({}), undefined);

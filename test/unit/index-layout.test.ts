@@ -17,7 +17,7 @@ t.test('a new shard count asks for a rebuild; new replicas do not', async (t) =>
   const single = fingerprint(listingsIndexBody({ shards: 1, replicas: 0 }));
   t.equal(fingerprint(listingsIndexBody({ shards: 1, replicas: 2 })), single, 'replicas are applied live');
   t.not(fingerprint(listingsIndexBody({ shards: 2, replicas: 0 })), single, 'shards are fixed at creation');
-  t.equal(fingerprint(listingsIndexBody({ shards: 1, replicas: 0 }, { refresh_interval: '-1' })), single, 'a reindex\'s load settings are not part of it');
+  t.equal(fingerprint(listingsIndexBody({ shards: 1, replicas: 0 }, { refresh_interval: '-1' })), single, "a reindex's load settings are not part of it");
 });
 
 t.test('the categories index keeps one shard and takes the configured replicas', async (t) => {

@@ -8,10 +8,24 @@ import { createLogger } from '../../src/platform/logger.js';
 function requestLogger(level: string) {
   const stream = new PassThrough();
   const lines: Record<string, unknown>[] = [];
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)));
+  stream.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ),
+  );
   const parent = createLogger(level, 'api', stream) as unknown as FastifyBaseLogger;
   const log = lazyChildLoggerFactory.call(undefined as never, parent, { reqId: 'r-1' }, {}, undefined as never);
-  return { log, lines: async () => { await new Promise((r) => setImmediate(r)); return lines; } };
+  return {
+    log,
+    lines: async () => {
+      await new Promise((r) => setImmediate(r));
+      return lines;
+    },
+  };
 }
 
 t.test('a line of the request carries its id, redacted as every line', async (t) => {
@@ -28,5 +42,8 @@ t.test('a level the logger drops writes nothing; a child of the request logger k
   log.info('not written');
   log.debug('not written');
   log.child({ part: 'webhooks' }).warn('written');
-  t.same((await lines()).map((l) => [l.msg, l.reqId, l.part]), [['written', 'r-1', 'webhooks']]);
+  t.same(
+    (await lines()).map((l) => [l.msg, l.reqId, l.part]),
+    [['written', 'r-1', 'webhooks']],
+  );
 });

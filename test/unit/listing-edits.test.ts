@@ -11,14 +11,31 @@ import { AppError } from '../../src/platform/errors.js';
 const week = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
 
 const listing: Listing = {
-  id: '7', name: 'Bäckerei Test', address: 'Hauptstraße 1', zip: '10115', place: 'Berlin', country_code: 'de',
-  latitude: 52.5, longitude: 13.4, keywords: ['Brot'], description: 'Frisch',
-  emails: [{ id: '11', address: 'a@example.com' }], phones: [{ id: '12', type: 'landline', number: '+493012345678' }],
+  id: '7',
+  name: 'Bäckerei Test',
+  address: 'Hauptstraße 1',
+  zip: '10115',
+  place: 'Berlin',
+  country_code: 'de',
+  latitude: 52.5,
+  longitude: 13.4,
+  keywords: ['Brot'],
+  description: 'Frisch',
+  emails: [{ id: '11', address: 'a@example.com' }],
+  phones: [{ id: '12', type: 'landline', number: '+493012345678' }],
   url: 'https://listings.example.com/de/7',
   hours: { ...week, monday: [{ start: '08:00:00', end: '12:00:00' }], tuesday: [{ start: '08:00:00', end: '12:00:00' }] },
-  special_hours: [], temporarily_closed: null, time_zone: 'Europe/Berlin', images: [],
-  links: [{ id: '13', type: 'website', url: 'https://example.com' }], categories: [{ id: 'shop/bakery', name: 'Bäckerei' }],
-  active: true, contact: { name: 'Anna', surname: 'Muster', title: '', gender: 'F' }, claimed: true, suppressed: false, version: 3,
+  special_hours: [],
+  temporarily_closed: null,
+  time_zone: 'Europe/Berlin',
+  images: [],
+  links: [{ id: '13', type: 'website', url: 'https://example.com' }],
+  categories: [{ id: 'shop/bakery', name: 'Bäckerei' }],
+  active: true,
+  contact: { name: 'Anna', surname: 'Muster', title: '', gender: 'F' },
+  claimed: true,
+  suppressed: false,
+  version: 3,
 };
 
 /** The content a write of `listing` itself would store, items sent without ids. */
@@ -26,8 +43,12 @@ function sentAsStored(overrides: Partial<ContentView> = {}): ContentView {
   const { id: _i, url: _u, images: _m, claimed: _c, suppressed: _s, version: _v, country_code: _cc, ...content } = listing;
   const withoutId = <T extends { id: string }>(items: T[]) => items.map(({ id: _id, ...item }) => item);
   return {
-    ...content, emails: withoutId(listing.emails), phones: withoutId(listing.phones), links: withoutId(listing.links),
-    categories: listing.categories.map(({ id }) => ({ id })), ...overrides,
+    ...content,
+    emails: withoutId(listing.emails),
+    phones: withoutId(listing.phones),
+    links: withoutId(listing.links),
+    categories: listing.categories.map(({ id }) => ({ id })),
+    ...overrides,
   };
 }
 
@@ -42,7 +63,10 @@ t.test('a write of the stored content changes nothing, whether or not it sends t
 });
 
 t.test('lists: the same items in the same order match; an order or an item changed does not', async (t) => {
-  const stored = [{ id: '1', address: 'a@x.de' }, { id: '2', address: 'b@x.de' }];
+  const stored = [
+    { id: '1', address: 'a@x.de' },
+    { id: '2', address: 'b@x.de' },
+  ];
   t.ok(sameItems(stored, [{ address: 'a@x.de' }, { address: 'b@x.de' }]));
   t.notOk(sameItems(stored, [{ address: 'b@x.de' }, { address: 'a@x.de' }]));
   t.notOk(sameItems(stored, [{ address: 'a@x.de' }]));
@@ -102,7 +126,13 @@ t.test('PATCH: null on a required field, or a merged listing that is no valid PU
 
 t.test('a PUT body of the listing leaves out its read-only fields; a restore keeps only the ids the listing still has', async (t) => {
   t.notOk(['id', 'url', 'images', 'claimed', 'suppressed', 'version', 'country_code'].some((field) => field in putBodyOf(listing)));
-  const past: Listing = { ...listing, emails: [{ id: '11', address: 'old@example.com' }, { id: '5', address: 'gone@example.com' }] };
+  const past: Listing = {
+    ...listing,
+    emails: [
+      { id: '11', address: 'old@example.com' },
+      { id: '5', address: 'gone@example.com' },
+    ],
+  };
   t.same(restoredListing(past, listing).emails, [{ id: '11', address: 'old@example.com' }, { address: 'gone@example.com' }]);
 });
 
@@ -120,25 +150,32 @@ t.test('entity tags: the version in quotes; If-Match compares strongly, If-None-
   t.notOk(matchesEtag('"6"', '"7"'));
 });
 
-t.test('a dry run\'s preview nulls the ids only the real write would assign', async (t) => {
+t.test("a dry run's preview nulls the ids only the real write would assign", async (t) => {
   const created = toPreview(listing);
   t.same([created.id, created.url, created.version, created.emails[0]!.id], [null, null, 0, null]);
   const updated = toPreview({ ...listing, emails: [...listing.emails, { id: '40', address: 'b@example.com' }], version: 4 }, listing);
-  t.same(updated.emails.map((e) => e.id), ['11', null]);
+  t.same(
+    updated.emails.map((e) => e.id),
+    ['11', null],
+  );
   t.equal(updated.version, 4);
   t.equal(updated.id, '7');
 });
 
 const caller = { partnerId: 1, name: 'p', role: 'partner' as const };
-const row = (version: number, before: HistoryRow['before'], extra: Partial<HistoryRow> = {}): HistoryRow =>
-  ({ version, kind: before === null ? 'created' : 'updated', at: new Date(Date.UTC(2030, 0, version)), actorId: 1, actorRole: 'partner', channel: 'api', before, ...extra });
+const row = (version: number, before: HistoryRow['before'], extra: Partial<HistoryRow> = {}): HistoryRow => ({
+  version,
+  kind: before === null ? 'created' : 'updated',
+  at: new Date(Date.UTC(2030, 0, version)),
+  actorId: 1,
+  actorRole: 'partner',
+  channel: 'api',
+  before,
+  ...extra,
+});
 
 t.test('history: every version rebuilt from the current listing backwards; the entries replayed in order give it back', async (t) => {
-  const rows = [
-    row(3, { contact: null, name: 'Zwei' }, { actorId: 2 }),
-    row(2, { name: 'Eins', claimed: false }, { kind: 'claimed' }),
-    row(1, null),
-  ];
+  const rows = [row(3, { contact: null, name: 'Zwei' }, { actorId: 2 }), row(2, { name: 'Eins', claimed: false }, { kind: 'claimed' }), row(1, null)];
   const states = listingsAtVersions(listing, rows);
   t.same(states.get(2), { ...listing, version: 2, name: 'Zwei', contact: null });
   t.same(states.get(1), { ...listing, version: 1, name: 'Eins', contact: null, claimed: false });
@@ -146,8 +183,14 @@ t.test('history: every version rebuilt from the current listing backwards; the e
   const replayed: Record<string, unknown> = {};
   for (const entry of entries) for (const { field, to } of entry.fields) replayed[field] = to;
   t.same(replayed, listing);
-  t.same(entries[1]!.fields.map((f) => f.field), ['name', 'claimed', 'version']);
-  t.same(entries[1]!.fields.find((f) => f.field === 'version'), { field: 'version', from: 1, to: 2 });
+  t.same(
+    entries[1]!.fields.map((f) => f.field),
+    ['name', 'claimed', 'version'],
+  );
+  t.same(
+    entries[1]!.fields.find((f) => f.field === 'version'),
+    { field: 'version', from: 1, to: 2 },
+  );
   t.same(entries[2]!.by, 'partner');
   t.same(entries[0]!.by, 'you');
 });
@@ -156,7 +199,10 @@ t.test('history: a missing version ends the rebuild; contact is hidden from thos
   const states = listingsAtVersions(listing, [row(3, { name: 'Zwei' }), row(1, null)]);
   t.same([...states.keys()], [3]);
   const entry = historyEntry(row(3, { contact: null }), listing, caller, false);
-  t.same(entry.fields.find((f) => f.field === 'contact'), { field: 'contact', from: HIDDEN, to: HIDDEN });
+  t.same(
+    entry.fields.find((f) => f.field === 'contact'),
+    { field: 'contact', from: HIDDEN, to: HIDDEN },
+  );
 });
 
 t.test('who made a version, as each reader sees it; admins see the partner and the channel', async (t) => {

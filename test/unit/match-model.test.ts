@@ -58,7 +58,7 @@ t.test('streets compare with "Str." written out, folded, without spaces and hyph
   t.same(streetSpellings('Hauptstraße').sort(), ['hauptstr', 'hauptstr.', 'hauptstrasse']);
 });
 
-t.test('phones are read as E.164, national numbers in the country\'s numbering plan', async (t) => {
+t.test("phones are read as E.164, national numbers in the country's numbering plan", async (t) => {
   t.equal(normalisePhone('030 12345678', 'de'), '+493012345678');
   t.equal(normalisePhone('(030) 123 456 78', 'de'), '+493012345678');
   t.equal(normalisePhone('+49 30 12345678', 'de'), '+493012345678');
@@ -81,13 +81,20 @@ t.test('haversine distance', async (t) => {
 });
 
 const listing: MatchCandidate = {
-  id: '1042', name: 'Bäckerei Wurnholzer GmbH', address: 'Hauptstraße 12', zip: '10115', place: 'Berlin',
-  latitude: 52.52, longitude: 13.405, phones: ['+493012345678'], websites: ['https://www.wurnholzer.de/'],
+  id: '1042',
+  name: 'Bäckerei Wurnholzer GmbH',
+  address: 'Hauptstraße 12',
+  zip: '10115',
+  place: 'Berlin',
+  latitude: 52.52,
+  longitude: 13.405,
+  phones: ['+493012345678'],
+  websites: ['https://www.wurnholzer.de/'],
 };
 const probe = (request: MatchRequest) => parseMatchRequest(request, 'de').probe;
 const scoreOf = (request: MatchRequest, candidate = listing) => matchScore(matchSignals(probe(request), candidate, 'de'));
 
-t.test('an unchanged copy of a listing\'s name and address scores at least 0.8', async (t) => {
+t.test("an unchanged copy of a listing's name and address scores at least 0.8", async (t) => {
   t.ok(scoreOf({ name: listing.name, address: listing.address, zip: listing.zip, place: listing.place }) >= 0.8);
   t.ok(scoreOf({ name: listing.name, address: listing.address }) >= 0.8, 'address without zip and place');
 });
@@ -153,23 +160,45 @@ t.test('candidates: at most five, best first, two decimals, none below 0.3', asy
   const ranked = rankCandidates(probe({ name: listing.name, address: listing.address, zip: listing.zip, place: listing.place }), candidates, 'de');
   t.equal(ranked.length, 5);
   t.equal(ranked[0]!.id, '1042');
-  t.ok(ranked.every((c, i) => i === 0 || ranked[i - 1]!.score >= c.score), 'descending');
+  t.ok(
+    ranked.every((c, i) => i === 0 || ranked[i - 1]!.score >= c.score),
+    'descending',
+  );
   t.ok(ranked.every((c) => c.score >= 0.3 && c.score <= 1 && Math.round(c.score * 100) === c.score * 100));
-  t.notOk(ranked.some((c) => c.id === '3000'), 'an unrelated listing is no candidate');
+  t.notOk(
+    ranked.some((c) => c.id === '3000'),
+    'an unrelated listing is no candidate',
+  );
   t.same(Object.keys(ranked[0]!.signals).sort(), ['address', 'distance_km', 'name', 'phone', 'website']);
 });
 
-t.test('a hit\'s stored listing becomes a candidate: its phones, and of its links the websites only', async (t) => {
+t.test("a hit's stored listing becomes a candidate: its phones, and of its links the websites only", async (t) => {
   const candidate = candidateOf({
     lid: 1042,
     listing: {
-      name: 'Café Sonne', address: 'Am Markt 1', zip: '50667', place: 'Köln', latitude: null, longitude: null,
-      phones: [{ number: '+492211234567' }], links: [{ type: 'facebook', url: 'https://facebook.com/sonne' }, { type: 'website', url: 'https://cafe-sonne.example' }],
+      name: 'Café Sonne',
+      address: 'Am Markt 1',
+      zip: '50667',
+      place: 'Köln',
+      latitude: null,
+      longitude: null,
+      phones: [{ number: '+492211234567' }],
+      links: [
+        { type: 'facebook', url: 'https://facebook.com/sonne' },
+        { type: 'website', url: 'https://cafe-sonne.example' },
+      ],
     },
   });
   t.same(candidate, {
-    id: '1042', name: 'Café Sonne', address: 'Am Markt 1', zip: '50667', place: 'Köln', latitude: null, longitude: null,
-    phones: ['+492211234567'], websites: ['https://cafe-sonne.example'],
+    id: '1042',
+    name: 'Café Sonne',
+    address: 'Am Markt 1',
+    zip: '50667',
+    place: 'Köln',
+    latitude: null,
+    longitude: null,
+    phones: ['+492211234567'],
+    websites: ['https://cafe-sonne.example'],
   });
   t.same(candidateOf({ lid: 7, listing: { name: 'X', address: '', zip: '', place: '', latitude: 1, longitude: 2 } }).phones, [], 'a listing without phones or links');
 });

@@ -10,13 +10,18 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/images/${nam
 const limits: ImageLimits = { maxBytes: 1 << 20, maxWidth: 10_000, maxHeight: 10_000, maxPixels: 40_000_000 };
 
 t.test('decodeImage reads format and size from the bytes', async (t) => {
-  for (const [name, format, width, height] of [['tiny.jpg', 'jpg', 8, 6], ['tiny.png', 'png', 8, 6], ['tiny.gif', 'gif', 1, 1], ['tiny.webp', 'webp', 8, 6]] as const) {
+  for (const [name, format, width, height] of [
+    ['tiny.jpg', 'jpg', 8, 6],
+    ['tiny.png', 'png', 8, 6],
+    ['tiny.gif', 'gif', 1, 1],
+    ['tiny.webp', 'webp', 8, 6],
+  ] as const) {
     const result = decodeImage(fixture(name).toString('base64'), limits);
     t.match(result, { image: { format, width, height } }, name);
   }
 });
 
-t.test('a JPEG with a comment segment still decodes (the tests\' unique files)', async (t) => {
+t.test("a JPEG with a comment segment still decodes (the tests' unique files)", async (t) => {
   t.match(decodeImage(jpegWithComment('run 1').toString('base64'), limits), { image: { format: 'jpg', width: 8, height: 6 } });
 });
 
@@ -47,14 +52,46 @@ t.test('decodeImage refuses sizes above the width, height and pixel limits, nami
 t.test('every GIF frame is measured against the limits, not only the logical screen', async (t) => {
   const decode = (gif: Buffer) => decodeImage(gif.toString('base64'), limits);
   const screen = { width: 100, height: 100 };
-  t.match(decode(gifWithFrames(screen, [{ width: 100, height: 100 }, { left: 10, top: 10, width: 50, height: 50 }])), { image: { format: 'gif', width: 100, height: 100 } }, 'frames within the screen');
-  t.match(decode(gifWithFrames(screen, [{ width: 10, height: 10 }, { width: 65_535, height: 65_535 }])), {
-    error: 'invalid', message: 'base64: frame 2 of the gif image declares 65535 × 65535 pixels; at most 10000 wide, 10000 high and 40000000 pixels in all are allowed',
-  }, 'a 1 × 1 screen cannot hide a 65535 × 65535 frame');
+  t.match(
+    decode(
+      gifWithFrames(screen, [
+        { width: 100, height: 100 },
+        { left: 10, top: 10, width: 50, height: 50 },
+      ]),
+    ),
+    { image: { format: 'gif', width: 100, height: 100 } },
+    'frames within the screen',
+  );
+  t.match(
+    decode(
+      gifWithFrames(screen, [
+        { width: 10, height: 10 },
+        { width: 65_535, height: 65_535 },
+      ]),
+    ),
+    {
+      error: 'invalid',
+      message: 'base64: frame 2 of the gif image declares 65535 × 65535 pixels; at most 10000 wide, 10000 high and 40000000 pixels in all are allowed',
+    },
+    'a 1 × 1 screen cannot hide a 65535 × 65535 frame',
+  );
   t.match(decode(gifWithFrames({ width: 1, height: 1 }, [{ width: 10_001, height: 1 }])), { error: 'invalid', message: /frame 1 .* 10001 × 1 pixels/ }, 'too wide');
   t.match(decode(gifWithFrames(screen, [{ width: 7_000, height: 7_000 }])), { error: 'invalid', message: /frame 1 .*40000000 pixels in all/ }, 'too many pixels');
-  t.match(decode(gifWithFrames(screen, [{ left: 9_999, width: 10, height: 10 }])), { error: 'invalid', message: /with its frames at their offsets declares 10009 × 100 pixels/ }, 'a small frame far outside the screen');
-  t.match(decode(gifWithFrames(screen, [{ width: 9_000, height: 1 }, { width: 1, height: 9_000 }])), { error: 'invalid', message: /9000 × 9000/ }, 'two frames each allowed, their canvas not');
+  t.match(
+    decode(gifWithFrames(screen, [{ left: 9_999, width: 10, height: 10 }])),
+    { error: 'invalid', message: /with its frames at their offsets declares 10009 × 100 pixels/ },
+    'a small frame far outside the screen',
+  );
+  t.match(
+    decode(
+      gifWithFrames(screen, [
+        { width: 9_000, height: 1 },
+        { width: 1, height: 9_000 },
+      ]),
+    ),
+    { error: 'invalid', message: /9000 × 9000/ },
+    'two frames each allowed, their canvas not',
+  );
   const many = Array.from({ length: 50 }, (_, i) => ({ left: i, width: 10, height: 10 }));
   t.match(decode(gifWithFrames(screen, many)), { image: { format: 'gif' } }, 'fifty small frames');
   t.match(decode(gifWithComment('run 1')), { image: { format: 'gif', width: 1, height: 1 } }, 'extensions are walked over');
@@ -62,7 +99,10 @@ t.test('every GIF frame is measured against the limits, not only the logical scr
 
 t.test('a GIF whose block structure is truncated or malformed is refused', async (t) => {
   const decode = (gif: Buffer) => decodeImage(gif.toString('base64'), limits);
-  const gif = gifWithFrames({ width: 10, height: 10 }, [{ width: 10, height: 10 }, { width: 10, height: 10 }]);
+  const gif = gifWithFrames({ width: 10, height: 10 }, [
+    { width: 10, height: 10 },
+    { width: 10, height: 10 },
+  ]);
   // Cut inside the second frame's data, with a trailer byte put back so that the ending looks right.
   const cut = Buffer.concat([gif.subarray(0, gif.length - 6), Buffer.from([0x3b])]);
   t.match(decode(cut), { error: 'invalid', message: /gif image (is truncated|is malformed)/ }, 'cut mid-frame');
@@ -77,8 +117,13 @@ t.test('a GIF whose block structure is truncated or malformed is refused', async
   t.same(gifFrames(fixture('tiny.gif')), { frames: [{ left: 0, top: 0, width: 1, height: 1 }] });
 });
 
-t.test('isComplete checks each format\'s ending', async (t) => {
-  for (const [name, format] of [['tiny.jpg', 'jpg'], ['tiny.png', 'png'], ['tiny.gif', 'gif'], ['tiny.webp', 'webp']] as const) {
+t.test("isComplete checks each format's ending", async (t) => {
+  for (const [name, format] of [
+    ['tiny.jpg', 'jpg'],
+    ['tiny.png', 'png'],
+    ['tiny.gif', 'gif'],
+    ['tiny.webp', 'webp'],
+  ] as const) {
     t.ok(isComplete(format, fixture(name)), `${name} complete`);
     t.notOk(isComplete(format, fixture(name).subarray(0, fixture(name).length - 2)), `${name} cut`);
   }

@@ -26,7 +26,10 @@ t.test('a full batch flushes at once, without waiting for the timer', async (t) 
   // With a one-minute wait, these resolve only because each batch of two flushes when it is full.
   const outcomes = await Promise.all([1, 2, 3, 4].map(add));
   t.same(outcomes, [2, 4, 6, 8]);
-  t.same(batches, [[1, 2], [3, 4]]);
+  t.same(batches, [
+    [1, 2],
+    [3, 4],
+  ]);
 });
 
 t.test('a batch that is not full flushes after maxWaitMs', async (t) => {
@@ -40,7 +43,10 @@ t.test('a batch that is not full flushes after maxWaitMs', async (t) => {
 t.test('an item that fails rejects only its own caller', async (t) => {
   const { add, batches } = recording({ maxItems: 10, maxWaitMs: 5, failOdd: true });
   const outcomes = await Promise.allSettled([1, 2, 3, 4].map(add));
-  t.same(outcomes.map((o) => o.status), ['rejected', 'fulfilled', 'rejected', 'fulfilled']);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   t.equal((outcomes[0] as PromiseRejectedResult).reason.message, 'odd 1');
   t.equal((outcomes[1] as PromiseFulfilledResult<number>).value, 4);
   t.equal(batches.length, 1);
@@ -57,7 +63,10 @@ t.test('a flush that throws rejects every item of its batch, and the next batch 
     },
   });
   const failed = await Promise.allSettled(['a', 'b'].map(add));
-  t.same(failed.map((o) => o.status), ['rejected', 'rejected']);
+  t.same(
+    failed.map((o) => o.status),
+    ['rejected', 'rejected'],
+  );
   t.equal((failed[0] as PromiseRejectedResult).reason.message, 'opensearch is down');
   down = false;
   t.same(await Promise.all(['c', 'd'].map(add)), ['C', 'D']);
@@ -66,5 +75,8 @@ t.test('a flush that throws rejects every item of its batch, and the next batch 
 t.test('a flush that answers for the wrong number of items fails its batch instead of resolving callers wrongly', async (t) => {
   const add = createMicroBatcher<number, number>({ maxItems: 10, maxWaitMs: 5, flush: async () => [1] });
   const outcomes = await Promise.allSettled([1, 2].map(add));
-  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  );
 });

@@ -23,8 +23,11 @@ function listing(overrides: Partial<ListingHours> = {}): ListingHours {
 const shop = listing({
   hours: {
     ...noHours(),
-    monday: [interval('09:00', '18:00')], tuesday: [interval('09:00', '18:00')], wednesday: [interval('09:00', '18:00')],
-    thursday: [interval('09:00', '18:00')], friday: [interval('09:00', '18:00'), interval('22:00', '24:00')],
+    monday: [interval('09:00', '18:00')],
+    tuesday: [interval('09:00', '18:00')],
+    wednesday: [interval('09:00', '18:00')],
+    thursday: [interval('09:00', '18:00')],
+    friday: [interval('09:00', '18:00'), interval('22:00', '24:00')],
     saturday: [interval('00:00', '02:00'), interval('10:00', '14:00')],
   },
 });
@@ -87,7 +90,7 @@ t.test('a listing without hours is never open', async (t) => {
   t.equal(isOpenAt(listing(), at('2026-11-23T10:00:00Z')), false);
 });
 
-t.test('hours are read on the listing\'s own wall clock', async (t) => {
+t.test("hours are read on the listing's own wall clock", async (t) => {
   const newYork = listing({ time_zone: 'America/New_York', hours: { ...noHours(), monday: [interval('09:00', '17:00')] } });
   t.equal(isOpenAt(newYork, at('2026-11-23T13:59:59Z')), false, '08:59:59 EST');
   t.equal(isOpenAt(newYork, at('2026-11-23T14:00:00Z')), true, '09:00 EST');
@@ -113,8 +116,7 @@ function termMatches(stored: unknown, value: unknown): boolean {
     // A range field: a term matches when the range contains it (OpenSearch range field types).
     const r = stored as RangeValue;
     const v = value as number;
-    return (r.gte === undefined || v >= r.gte) && (r.gt === undefined || v > r.gt)
-      && (r.lte === undefined || v <= r.lte) && (r.lt === undefined || v < r.lt);
+    return (r.gte === undefined || v >= r.gte) && (r.gt === undefined || v > r.gt) && (r.lte === undefined || v <= r.lte) && (r.lt === undefined || v < r.lt);
   }
   return stored === value;
 }
@@ -184,10 +186,9 @@ const windowDates = WINDOWS.flatMap(({ from, days }) => Array.from({ length: day
 
 const schedule: fc.Arbitrary<ListingHours> = fc.record({
   hours: fc.tuple(...DAYS.map(() => dayIntervals)).map((days) => Object.fromEntries(DAYS.map((d, i) => [d, days[i]!]))),
-  special_hours: fc.uniqueArray(
-    fc.record({ date: fc.constantFrom(...windowDates), closed: fc.boolean(), intervals: dayIntervals }),
-    { selector: (d) => d.date, maxLength: 8 },
-  ).map((days) => days.flatMap((d) => (d.closed ? [{ ...d, intervals: [] }] : d.intervals.length ? [d] : []))),
+  special_hours: fc
+    .uniqueArray(fc.record({ date: fc.constantFrom(...windowDates), closed: fc.boolean(), intervals: dayIntervals }), { selector: (d) => d.date, maxLength: 8 })
+    .map((days) => days.flatMap((d) => (d.closed ? [{ ...d, intervals: [] }] : d.intervals.length ? [d] : []))),
   temporarily_closed: fc.oneof(
     { weight: 4, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: fc.constant({ until: null }) },
@@ -197,14 +198,16 @@ const schedule: fc.Arbitrary<ListingHours> = fc.record({
 });
 
 /** Instants on quarter hours of the windows, a second either side sometimes: boundaries are where mistakes live. */
-const instant = fc.tuple(fc.constantFrom(...WINDOWS), fc.nat(), fc.constantFrom(-1000, 0, 0, 1000)).map(([w, n, nudge]) =>
-  new Date(w.from + (n % (w.days * 96)) * 15 * 60_000 + nudge));
+const instant = fc.tuple(fc.constantFrom(...WINDOWS), fc.nat(), fc.constantFrom(-1000, 0, 0, 1000)).map(([w, n, nudge]) => new Date(w.from + (n % (w.days * 96)) * 15 * 60_000 + nudge));
 
 t.test('the OpenSearch clause over the document agrees with the reference evaluator', async (t) => {
   const zones = ['Europe/Berlin', 'America/New_York'];
-  fc.assert(fc.property(schedule, fc.array(instant, { minLength: 1, maxLength: 20 }), (hours, instants) => {
-    const doc = JSON.parse(JSON.stringify(openHoursFields(hours))) as Doc; // as OpenSearch receives it
-    return instants.every((i) => matches(openAtClause(i, zones), doc) === isOpenAt(hours, i));
-  }), { seed: 20261123, numRuns: 500 });
+  fc.assert(
+    fc.property(schedule, fc.array(instant, { minLength: 1, maxLength: 20 }), (hours, instants) => {
+      const doc = JSON.parse(JSON.stringify(openHoursFields(hours))) as Doc; // as OpenSearch receives it
+      return instants.every((i) => matches(openAtClause(i, zones), doc) === isOpenAt(hours, i));
+    }),
+    { seed: 20261123, numRuns: 500 },
+  );
   t.pass('500 schedules × up to 20 instants agree');
 });

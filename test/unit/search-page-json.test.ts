@@ -9,8 +9,19 @@ import type { SolrResultView } from '../../src/schemas/search.js';
 // numbers JSON.stringify writes in exponent form; with and without the optional members.
 const views: SolrResultView[] = [
   {
-    id: 'de:1', lid: 1, cc: 'de', name: 'Café "Zum Ü" \\ \u2028 \ud800 Straße', street: 'Prüfweg 7', zip: '10115', place: 'Berlin',
-    partner: 'Partner', loc: '52.52,13.405', rating: 4.333333333333333, categories: ['Bäckerei', 'Café'], boost: 1.1, _version_: 3,
+    id: 'de:1',
+    lid: 1,
+    cc: 'de',
+    name: 'Café "Zum Ü" \\ \u2028 \ud800 Straße',
+    street: 'Prüfweg 7',
+    zip: '10115',
+    place: 'Berlin',
+    partner: 'Partner',
+    loc: '52.52,13.405',
+    rating: 4.333333333333333,
+    categories: ['Bäckerei', 'Café'],
+    boost: 1.1,
+    _version_: 3,
   },
   { id: 'de:2', lid: 2, cc: 'de', name: 'x', street: '', zip: '', place: '', partner: '', categories: [], boost: 0.1 + 0.2, _version_: 1e21 },
 ];

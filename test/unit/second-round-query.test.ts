@@ -45,7 +45,7 @@ t.test('a whole word outranks a compound match, which outranks a category; a typ
 });
 
 t.test('up to three words every one must match; from four, one may be missing', async (t) => {
-  const must = (what: string) => ((buildSolrQuery(solr({ what })).query as { function_score: { query: { bool: { must: Record<string, unknown>[] } } } }).function_score.query.bool.must);
+  const must = (what: string) => (buildSolrQuery(solr({ what })).query as { function_score: { query: { bool: { must: Record<string, unknown>[] } } } }).function_score.query.bool.must;
   t.equal(must('Bäckerei Krümelbach Berlin').length, 3);
   const long = must('Hotel Garni Alpenblick Sonnhof') as { bool: { must: { bool: { should: unknown[]; minimum_should_match: number } }[]; should: { constant_score: { boost: number } }[] } }[];
   t.equal(long.length, 1);

@@ -4,13 +4,27 @@ import { defaultTimeZone } from '../../src/platform/config.js';
 
 t.test('special hours are sorted by date, intervals normalised like weekly hours, closed days without intervals', async (t) => {
   const { specialHours, errors } = normaliseSpecialHours([
-    { date: '2026-12-31', closed: false, intervals: [{ start: '14:00', end: '16:00' }, { start: '10:00', end: '12:00' }] },
+    {
+      date: '2026-12-31',
+      closed: false,
+      intervals: [
+        { start: '14:00', end: '16:00' },
+        { start: '10:00', end: '12:00' },
+      ],
+    },
     { date: '2026-12-24', closed: true },
   ]);
   t.same(errors, []);
   t.same(specialHours, [
     { date: '2026-12-24', closed: true, intervals: [] },
-    { date: '2026-12-31', closed: false, intervals: [{ start: '10:00:00', end: '12:00:00' }, { start: '14:00:00', end: '16:00:00' }] },
+    {
+      date: '2026-12-31',
+      closed: false,
+      intervals: [
+        { start: '10:00:00', end: '12:00:00' },
+        { start: '14:00:00', end: '16:00:00' },
+      ],
+    },
   ]);
 });
 
@@ -32,10 +46,24 @@ t.test('closed true xor intervals, unique real dates; every failed check named b
   ]);
 });
 
-t.test('special intervals follow the weekly hours\' rules: formats, start before end, no overlap, 24:00 only as an end', async (t) => {
+t.test("special intervals follow the weekly hours' rules: formats, start before end, no overlap, 24:00 only as an end", async (t) => {
   const { errors } = normaliseSpecialHours([
-    { date: '2026-12-24', closed: false, intervals: [{ start: '24:00', end: '24:00' }, { start: '18:00', end: '09:00' }] },
-    { date: '2026-12-31', closed: false, intervals: [{ start: '10:00', end: '14:00' }, { start: '13:00', end: '24:00' }] },
+    {
+      date: '2026-12-24',
+      closed: false,
+      intervals: [
+        { start: '24:00', end: '24:00' },
+        { start: '18:00', end: '09:00' },
+      ],
+    },
+    {
+      date: '2026-12-31',
+      closed: false,
+      intervals: [
+        { start: '10:00', end: '14:00' },
+        { start: '13:00', end: '24:00' },
+      ],
+    },
   ]);
   t.same(errors, [
     'special_hours[0].intervals[0].start: must be a time HH:MM or HH:MM:SS between 00:00 and 23:59:59',

@@ -10,10 +10,31 @@ t.test('public unicast addresses are allowed', async (t) => {
 
 t.test('loopback, private, shared, link-local, unique-local, unspecified, multicast and broadcast addresses are refused', async (t) => {
   for (const address of [
-    '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.0.1',
-    '0.0.0.0', '0.1.2.3', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '169.254.169.254', 'fd00:ec2::254',
-  ]) t.type(addressRefusal(address, strict), 'string', address);
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.0.1',
+    '0.0.0.0',
+    '0.1.2.3',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '169.254.169.254',
+    'fd00:ec2::254',
+  ])
+    t.type(addressRefusal(address, strict), 'string', address);
 });
 
 t.test('the development flag opens loopback and private addresses but never link-local or metadata ones', async (t) => {
@@ -47,15 +68,29 @@ t.test('only http(s) URLs without credentials are accepted', async (t) => {
   t.match(urlRefusal('not a url'), /not a URL/);
 });
 
-const resolvesTo = (...addresses: string[]): ResolveHost => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolvesTo =
+  (...addresses: string[]): ResolveHost =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 const noDns: ResolveHost = async () => {
   throw new Error('a literal address must not be looked up');
 };
 
 t.test('literal addresses in any form the URL parser accepts are judged as the address they reach', async (t) => {
   for (const url of [
-    'http://127.0.0.1/', 'http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/',
-    'http://[::127.0.0.1]/', 'http://[::7f00:1]/', 'http://[0:0:0:0:0:0:7f00:1]/', 'http://[64:ff9b::127.0.0.1]/', 'http://[::ffff:0:7f00:1]/', 'http://169.254.169.254/latest/meta-data',
+    'http://127.0.0.1/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]/',
+    'http://[0:0:0:0:0:0:7f00:1]/',
+    'http://[64:ff9b::127.0.0.1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://169.254.169.254/latest/meta-data',
   ]) {
     await t.rejects(checkTarget(url, strict, noDns), { name: 'TargetRefusedError' }, url);
   }
@@ -64,17 +99,36 @@ t.test('literal addresses in any form the URL parser accepts are judged as the a
 t.test('a host is refused when any address it resolves to is refused', async (t) => {
   await t.rejects(checkTarget('https://hooks.example.com/', strict, resolvesTo('93.184.216.34', '10.0.0.5')), { name: 'TargetRefusedError' });
   await t.rejects(checkTarget('https://hooks.example.com/', strict, resolvesTo('::ffff:192.168.0.1')), { name: 'TargetRefusedError' });
-  await t.rejects(checkTarget('https://hooks.example.com/', strict, async () => []), { name: 'TargetRefusedError' });
-  await t.rejects(checkTarget('https://hooks.example.com/', strict, async () => {
-    throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-  }), { message: /does not resolve/ });
+  await t.rejects(
+    checkTarget('https://hooks.example.com/', strict, async () => []),
+    { name: 'TargetRefusedError' },
+  );
+  await t.rejects(
+    checkTarget('https://hooks.example.com/', strict, async () => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    }),
+    { message: /does not resolve/ },
+  );
 });
 
 t.test('the refusal a partner sees never says what a host resolved to, nor whether it resolved', async (t) => {
-  const refusals = await Promise.all([
-    resolvesTo('10.0.0.5'), resolvesTo('127.0.0.1'), resolvesTo('93.184.216.34', '::ffff:192.168.7.9'), resolvesTo('fd12::8'), async () => [],
-    async () => { throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' }); },
-  ].map((resolve) => checkTarget('https://db.internal.example/', strict, resolve).then(() => undefined, (err: TargetRefusedError) => err)));
+  const refusals = await Promise.all(
+    [
+      resolvesTo('10.0.0.5'),
+      resolvesTo('127.0.0.1'),
+      resolvesTo('93.184.216.34', '::ffff:192.168.7.9'),
+      resolvesTo('fd12::8'),
+      async () => [],
+      async () => {
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    ].map((resolve) =>
+      checkTarget('https://db.internal.example/', strict, resolve).then(
+        () => undefined,
+        (err: TargetRefusedError) => err,
+      ),
+    ),
+  );
   const shown = refusals.map((err) => err?.publicMessage);
   t.same(new Set(shown), new Set(['host db.internal.example is not allowed: it must resolve, and only to public addresses']), 'one message for all');
   t.match(refusals[0]?.message, /10\.0\.0\.5 is a private address/, 'the log message keeps the address for operators');

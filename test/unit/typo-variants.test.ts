@@ -34,7 +34,10 @@ t.test('deletions of a word: every string with one (or two) characters removed',
 t.test('the index keeps one-letter deletions from 4 letters and two-letter deletions from 8', async (t) => {
   const forms = indexedForms(['bar', 'cafe', 'backerei']);
   t.same(forms.words, ['bar', 'cafe', 'backerei']);
-  t.notOk(forms.del1.some((v) => v.length < 3), 'three-letter words have no deletions');
+  t.notOk(
+    forms.del1.some((v) => v.length < 3),
+    'three-letter words have no deletions',
+  );
   t.ok(forms.del1.includes('caf') && forms.del1.includes('bckerei') && forms.del1.includes('cafe'), 'words and their one-letter deletions');
   t.ok(forms.del2.includes('bckrei') && forms.del2.includes('backerei') && !forms.del2.some((v) => v.length < 6), 'long words with up to two deletions');
   t.notOk(forms.del2.includes('cafe'), 'short words are not in the two-edit field');
@@ -57,22 +60,28 @@ t.test('short words: exact below 3 letters, a dropped letter only at 3', async (
 });
 
 t.test('property: one edit anywhere in a word of 4+ letters always matches', async () => {
-  fc.assert(fc.property(word(4, 14), edits, fc.nat(), fc.nat(), (w, kind, position, seed) => {
-    const typed = applyEdit(w, kind, position % w.length, random(seed));
-    fc.pre(editDistance(w, typed) === 1);
-    const found = matchOf(indexedForms([w]), queryForms(typed));
-    return found === 'one edit';
-  }), { numRuns: 3000 });
+  fc.assert(
+    fc.property(word(4, 14), edits, fc.nat(), fc.nat(), (w, kind, position, seed) => {
+      const typed = applyEdit(w, kind, position % w.length, random(seed));
+      fc.pre(editDistance(w, typed) === 1);
+      const found = matchOf(indexedForms([w]), queryForms(typed));
+      return found === 'one edit';
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 t.test('property: two edits anywhere in a word of 8+ letters always match', async () => {
-  fc.assert(fc.property(word(8, 14), edits, edits, fc.nat(), fc.nat(), fc.nat(), (w, k1, k2, p1, p2, seed) => {
-    const rng = random(seed);
-    const once = applyEdit(w, k1, p1 % w.length, rng);
-    const typed = applyEdit(once, k2, p2 % once.length, rng);
-    fc.pre(editDistance(w, typed) === 2);
-    return ['one edit', 'two edits'].includes(matchOf(indexedForms([w]), queryForms(typed)));
-  }), { numRuns: 3000 });
+  fc.assert(
+    fc.property(word(8, 14), edits, edits, fc.nat(), fc.nat(), fc.nat(), (w, k1, k2, p1, p2, seed) => {
+      const rng = random(seed);
+      const once = applyEdit(w, k1, p1 % w.length, rng);
+      const typed = applyEdit(once, k2, p2 % once.length, rng);
+      fc.pre(editDistance(w, typed) === 2);
+      return ['one edit', 'two edits'].includes(matchOf(indexedForms([w]), queryForms(typed)));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 t.test('property: a word always finds itself exactly', async () => {
@@ -128,6 +137,10 @@ t.test('a document holds at most maxDocumentTerms typo forms, the name and the p
   t.ok(typoTerms <= maxDocumentTerms + words, `${typoTerms} typo terms for ${words} words`);
   t.ok(typoTerms > maxDocumentTerms / 2, 'the keywords did spend the budget');
   const alone = searchableWords({ name, categories: [], keywords: [], place: 'Mönchengladbach' });
-  t.same([doc.name_del1, doc.name_del2, doc.place_del1, doc.place_del2], [alone.name_del1, alone.name_del2, alone.place_del1, alone.place_del2], 'fifty long keywords take nothing from the name and the place');
+  t.same(
+    [doc.name_del1, doc.name_del2, doc.place_del1, doc.place_del2],
+    [alone.name_del1, alone.name_del2, alone.place_del1, alone.place_del2],
+    'fifty long keywords take nothing from the name and the place',
+  );
   t.equal(matchOf({ words: doc.tags_words, del1: doc.tags_del1, del2: [] }, queryForms(doc.tags_words.at(-1)!)), 'exact', 'the last keyword is still found exactly');
 });

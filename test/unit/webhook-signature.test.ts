@@ -22,7 +22,7 @@ t.test('the headers verify with the Standard Webhooks reference library', async 
   t.same(new Webhook(secret).verify(body, headers), JSON.parse(body));
 });
 
-t.test('the signature equals the reference library\'s own for the same id, time and body', async (t) => {
+t.test("the signature equals the reference library's own for the same id, time and body", async (t) => {
   const secret = generateWebhookSecret();
   const seconds = 1_700_000_000;
   t.equal(signWebhook(secret, 'msg_abc', seconds, body), new Webhook(secret).sign('msg_abc', new Date(seconds * 1000), body));

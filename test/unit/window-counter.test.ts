@@ -7,7 +7,15 @@ import { createWindowCounter } from '../../src/rate-limit/window-counter.js';
 /** A Redis whose pipelines answer with `exec`; counts how often one was sent. */
 function fakeRedis(exec: () => Promise<unknown>) {
   const sent = { pipelines: 0 };
-  const redis = { pipeline: () => ({ eval: () => {}, exec: () => { sent.pipelines++; return exec(); } }) } as unknown as Pick<Redis, 'pipeline'>;
+  const redis = {
+    pipeline: () => ({
+      eval: () => {},
+      exec: () => {
+        sent.pipelines++;
+        return exec();
+      },
+    }),
+  } as unknown as Pick<Redis, 'pipeline'>;
   return { redis, sent };
 }
 

@@ -25,8 +25,13 @@ export const SEARCH_DEFAULTS = {
    * its two-edit ones, then exactly. The largest query of the relevance set looks up about 1 200.
    */
   typos: {
-    minOneEdit: 4, minTwoEdits: 8, maxTwoEdits: 40, maxOneEdit: 60,
-    maxQueryWords: 12, maxQueryTerms: 3000, maxDocumentTerms: 6000,
+    minOneEdit: 4,
+    minTwoEdits: 8,
+    maxTwoEdits: 40,
+    maxOneEdit: 60,
+    maxQueryWords: 12,
+    maxQueryTerms: 3000,
+    maxDocumentTerms: 6000,
   },
   /**
    * What a query word earns, by where it matched and how closely (constant scores, so that

@@ -64,8 +64,7 @@ function whatWord(words: string[][], i: number, budget: TypoBudget): Clause {
  */
 export const fieldWord = (field: WordField, spellings: string[], w: WordWeights, budget: TypoBudget): Clause => ({
   dis_max: {
-    queries: affordableForms(spellings, budget, { del1: 1, del2: w.twoEdits === undefined ? 0 : 1 })
-      .flatMap((forms) => wordMatches(field, forms, w)),
+    queries: affordableForms(spellings, budget, { del1: 1, del2: w.twoEdits === undefined ? 0 : 1 }).flatMap((forms) => wordMatches(field, forms, w)),
   },
 });
 
@@ -75,7 +74,9 @@ export const fieldWord = (field: WordField, spellings: string[], w: WordWeights,
  * building a Solr query costs.
  */
 export function requiredSpellings(text: string): string[][] {
-  const words = writtenWords(text).map(wordSpellings).filter((spellings) => spellings.length);
+  const words = writtenWords(text)
+    .map(wordSpellings)
+    .filter((spellings) => spellings.length);
   const required = words.filter((spellings) => !spellings.some(isOptionalWord));
   return required.length ? required : words;
 }
@@ -115,7 +116,10 @@ function whatShould(what: string): Clause[] {
  */
 function nameAndPlace(words: string[]): Clause[] {
   if (words.length < 2) return [];
-  const splits: [string[], string][] = [[words.slice(0, -1), words.at(-1)!], [words.slice(1), words[0]!]];
+  const splits: [string[], string][] = [
+    [words.slice(0, -1), words.at(-1)!],
+    [words.slice(1), words[0]!],
+  ];
   return splits.map(([name, place]) => {
     // One edit at most, outside the query's typo budget: two words, each bounded by maxOneEdit.
     const forms = queryForms(place, { twoEdits: false });
@@ -153,8 +157,7 @@ function filters(search: Solr, extra: Clause[]): Clause[] {
   ];
 }
 
-export const geoSort = (centre: { lat: number; lon: number }) =>
-  ({ _geo_distance: { loc: centre, order: 'asc', unit: 'km', distance_type: 'arc' } });
+export const geoSort = (centre: { lat: number; lon: number }) => ({ _geo_distance: { loc: centre, order: 'asc', unit: 'km', distance_type: 'arc' } });
 
 /** score = text × the listing's boost × (with a centre) _distboost_ (docs/search.md); the suggest endpoint's too. */
 export function ranked(search: Pick<Solr, 'centre'>, text: Clause): Clause {
@@ -163,10 +166,7 @@ export function ranked(search: Pick<Solr, 'centre'>, text: Clause): Clause {
   return {
     function_score: {
       query: boosted,
-      functions: [
-        { weight: 1 },
-        { exp: { loc: { origin: search.centre, offset: '0km', scale: `${distance.scaleKm}km`, decay: distance.decay } }, weight: distance.weight },
-      ],
+      functions: [{ weight: 1 }, { exp: { loc: { origin: search.centre, offset: '0km', scale: `${distance.scaleKm}km`, decay: distance.decay } }, weight: distance.weight }],
       score_mode: 'sum',
       boost_mode: 'multiply',
     },
@@ -183,17 +183,20 @@ export function buildSolrQuery(search: Solr, extra: Clause[] = []) {
   const query = must.length ? ranked(search, { bool: { must, ...(search.what ? { should: whatShould(search.what) } : {}), filter } }) : { bool: { filter } };
   // Without `what`, a centre orders by distance unless `sort` says otherwise (docs/contract.md §5,
   // docs/partners/search.md); ties always break by id.
-  const sort = search.centre
-    ? (sortsByDistance(search) ? [geoSort(search.centre), { lid: 'asc' }] : ['_score', geoSort(search.centre), { lid: 'asc' }])
-    : ['_score', { lid: 'asc' }];
+  const sort = search.centre ? (sortsByDistance(search) ? [geoSort(search.centre), { lid: 'asc' }] : ['_score', geoSort(search.centre), { lid: 'asc' }]) : ['_score', { lid: 'asc' }];
   return {
-    query, sort, from: search.offset, size: search.limit,
+    query,
+    sort,
+    from: search.offset,
+    size: search.limit,
     // A sort that starts with _score brings the scores; asking for them beside another sort costs
     // OpenSearch a second pass of the query, so only a scored query sorted by distance asks.
     ...(sort[0] !== '_score' && must.length ? { track_scores: true } : {}),
     track_total_hits: true,
     // Hits are read from doc values alone: no _source, not even the stored _id.
-    _source: false, stored_fields: ['_none_'], docvalue_fields: [SOLR_RESULT_FIELD],
+    _source: false,
+    stored_fields: ['_none_'],
+    docvalue_fields: [SOLR_RESULT_FIELD],
   };
 }
 

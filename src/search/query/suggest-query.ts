@@ -35,10 +35,7 @@ function lastWord(spellings: readonly string[], fields: { words: string; prefixe
 
 /** Listings whose name matches, never inactive or suppressed ones; nearer first with a centre. */
 export function buildListingSuggestQuery(request: SuggestRequest) {
-  const must = [
-    ...everyWordMatches(whatWordClauses(request.before)),
-    lastWord(request.last, { words: internalField('name_words'), prefixes: internalField('name_prefixes') }),
-  ];
+  const must = [...everyWordMatches(whatWordClauses(request.before)), lastWord(request.last, { words: internalField('name_words'), prefixes: internalField('name_prefixes') })];
   const filter = [{ term: { active: true } }, { term: { suppressed: false } }];
   return {
     // score × boost × _distboost_, as the Solr mode ranks: among equal matches the nearer first.
@@ -46,7 +43,9 @@ export function buildListingSuggestQuery(request: SuggestRequest) {
     sort: request.centre ? ['_score', geoSort(request.centre), { lid: 'asc' }] : ['_score', { lid: 'asc' }],
     size: request.limit,
     track_total_hits: false,
-    _source: false, stored_fields: ['_none_'], docvalue_fields: [SOLR_RESULT_FIELD],
+    _source: false,
+    stored_fields: ['_none_'],
+    docvalue_fields: [SOLR_RESULT_FIELD],
   };
 }
 
@@ -54,20 +53,19 @@ export function buildListingSuggestQuery(request: SuggestRequest) {
 function categoryWord(spellings: readonly string[]): Clause {
   return {
     dis_max: {
-      queries: spellings.map((spelling) => queryForms(spelling)).flatMap((forms) => [
-        scored({ term: { [internalField('name_words')]: forms.exact } }, weights.word),
-        ...(forms.del1 ? [scored({ terms: { [internalField('name_del1')]: forms.del1 } }, weights.prefix)] : []),
-      ]),
+      queries: spellings
+        .map((spelling) => queryForms(spelling))
+        .flatMap((forms) => [
+          scored({ term: { [internalField('name_words')]: forms.exact } }, weights.word),
+          ...(forms.del1 ? [scored({ terms: { [internalField('name_del1')]: forms.del1 } }, weights.prefix)] : []),
+        ]),
     },
   };
 }
 
 /** Categories of the country whose name matches: the name's beginning first, then shorter names. */
 export function buildCategorySuggestQuery(country: string, request: SuggestRequest) {
-  const must = [
-    ...request.before.map(categoryWord),
-    lastWord(request.last, { words: internalField('name_words'), prefixes: internalField('name_prefixes'), leading: internalField('lead_prefixes') }),
-  ];
+  const must = [...request.before.map(categoryWord), lastWord(request.last, { words: internalField('name_words'), prefixes: internalField('name_prefixes'), leading: internalField('lead_prefixes') })];
   return {
     query: { bool: { must, filter: [{ term: { cc: country } }] } },
     // unmapped_type: an index built before these fields existed answers nothing rather than an error.
@@ -83,8 +81,7 @@ export function buildCategorySuggestQuery(country: string, request: SuggestReque
  * answered in one round trip.
  */
 export function suggestSearchesBody(country: string, request: SuggestRequest, indices: { categories: string; listings: string }): string {
-  return `${[
-    { index: indices.categories }, buildCategorySuggestQuery(country, request),
-    { index: indices.listings }, buildListingSuggestQuery(request),
-  ].map((line) => JSON.stringify(line)).join('\n')}\n`;
+  return `${[{ index: indices.categories }, buildCategorySuggestQuery(country, request), { index: indices.listings }, buildListingSuggestQuery(request)]
+    .map((line) => JSON.stringify(line))
+    .join('\n')}\n`;
 }

@@ -21,7 +21,13 @@ const { weights, maxStrictWords } = SEARCH_DEFAULTS;
 /** The listings of the categories whose name holds the word (by its spellings and their typo forms), in any language of the taxonomy. */
 export function categoryMatches(spellings: readonly string[], forms: readonly QueryForms[]): WeightedMatch[] {
   const found = categoryLexicon().matches(spellings, forms);
-  return ([['exact', weights.category.exact], ['oneEdit', weights.category.oneEdit], ['compound', weights.category.compound]] as const)
+  return (
+    [
+      ['exact', weights.category.exact],
+      ['oneEdit', weights.category.oneEdit],
+      ['compound', weights.category.compound],
+    ] as const
+  )
     .filter(([kind]) => found[kind].length)
     .map(([kind, weight]) => ({ filter: { terms: { category_ids: found[kind] } }, weight }));
 }
@@ -65,10 +71,12 @@ export function compoundMatches(words: readonly (readonly string[])[], i: number
  */
 export function everyWordMatches(wordClauses: Clause[]): Clause[] {
   if (wordClauses.length <= maxStrictWords) return wordClauses;
-  return [{
-    bool: {
-      must: [{ bool: { should: wordClauses, minimum_should_match: wordClauses.length - 1 } }],
-      should: [{ constant_score: { filter: { bool: { filter: wordClauses } }, boost: weights.everyWord * wordClauses.length } }],
+  return [
+    {
+      bool: {
+        must: [{ bool: { should: wordClauses, minimum_should_match: wordClauses.length - 1 } }],
+        should: [{ constant_score: { filter: { bool: { filter: wordClauses } }, boost: weights.everyWord * wordClauses.length } }],
+      },
     },
-  }];
+  ];
 }
