@@ -1,15 +1,14 @@
-// PostgreSQL is the source of truth (docs/contract.md §12). Every table the service owns is here;
+// PostgreSQL is the source of truth (docs/contract.md §12). Every table the service owns is here,
+// the webhook and bulk import tables through the modules re-exported at the end;
 // `npm run db:generate` turns changes into SQL migrations under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
+  bigserial, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real,
   text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { ChangeKind } from '../changes/change-kinds.js';
 import type { WriteChannel } from '../changes/write-channels.js';
-
-const id = (name: string) => bigint(name, { mode: 'number' });
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+import { createdAt, id } from './columns.js';
 
 export const partners = pgTable('partners', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -289,114 +288,5 @@ export const reviews = pgTable('reviews', {
   index('reviews_listing_idx').on(t.listingId, t.reviewedAt),
 ]);
 
-// --- Webhooks (docs/contract.md §15) -------------------------------------------------------------
-
-/**
- * A partner's subscription. Signing needs the secret itself (a hash would not do), so it is stored
- * encrypted (src/webhooks/secret-box.ts); after a rotation the previous secret signs too until
- * `previousSecretUntil` (docs/partners/sync-and-webhooks.md).
- */
-export const webhooks = pgTable('webhooks', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  partnerId: id('partner_id').notNull().references(() => partners.id),
-  url: text('url').notNull(),
-  /** Change kinds, or `['*']` for every kind. */
-  events: text('events').array().notNull(),
-  countries: text('countries').array().notNull(),
-  scope: text('scope', { enum: ['claimed', 'all'] }).notNull(),
-  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
-  secret: text('secret').notNull(),
-  previousSecret: text('previous_secret'),
-  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
-  createdAt: createdAt(),
-  disabledAt: timestamp('disabled_at', { withTimezone: true }),
-}, (t) => [index('webhooks_partner_idx').on(t.partnerId, t.id), index('webhooks_active_idx').on(t.id).where(sql`status = 'active'`)]);
-
-/**
- * One message to one subscription. `payload` is the exact body sent, so every retry is
- * byte-identical and carries the same `publicId` (the `webhook-id` header and the body's `id`).
- */
-export const webhookDeliveries = pgTable('webhook_deliveries', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  publicId: text('public_id').notNull(),
-  webhookId: id('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
-  /** The change it announces (null for a ping): with the unique index, a change reaches a subscription once. */
-  changeId: id('change_id'),
-  type: text('type').notNull(),
-  country: text('country'),
-  listingId: id('listing_id'),
-  version: id('version'),
-  /** When the change happened (a ping: when it was asked for). */
-  at: timestamp('at', { withTimezone: true }).notNull(),
-  payload: text('payload').notNull(),
-  status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  lastStatusCode: integer('last_status_code'),
-  /** When the next attempt is due; while an attempt runs, when it is presumed dead. */
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-  createdAt: createdAt(),
-  deliveredAt: timestamp('delivered_at', { withTimezone: true }),
-}, (t) => [
-  uniqueIndex('webhook_deliveries_public_id_idx').on(t.publicId),
-  uniqueIndex('webhook_deliveries_change_idx').on(t.webhookId, t.changeId),
-  index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
-  index('webhook_deliveries_newest_idx').on(t.webhookId, t.id),
-  index('webhook_deliveries_created_idx').on(t.createdAt),
-]);
-
-/** One row (id 1): the change-feed position up to which changes have been fanned out to subscriptions. */
-export const webhookDispatchState = pgTable('webhook_dispatch_state', {
-  id: integer('id').primaryKey(),
-  lastSeq: id('last_seq').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/**
- * Bulk imports (docs/contract.md §19). A job is `receiving` while its body streams in: invisible
- * to every read, and removed by the indexer's sweep when its upload died. `processed` and the
- * outcome counters move in the transaction that applies the lines they count.
- */
-export const imports = pgTable('imports', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  partnerId: id('partner_id').notNull().references(() => partners.id),
-  country: text('country').notNull(),
-  mode: text('mode', { enum: ['upsert', 'replace'] }).notNull(),
-  status: text('status', { enum: ['receiving', 'queued', 'running', 'done', 'cancelled', 'failed'] }).notNull().default('receiving'),
-  lines: integer('lines').notNull().default(0),
-  processed: integer('processed').notNull().default(0),
-  created: integer('created').notNull().default(0),
-  updated: integer('updated').notNull().default(0),
-  unchanged: integer('unchanged').notNull().default(0),
-  deleted: integer('deleted').notNull().default(0),
-  failed: integer('failed').notNull().default(0),
-  error: text('error'),
-  /** Idempotency-Key and the SHA-256 of the request it came with (docs/contract.md §13). */
-  idempotencyKey: text('idempotency_key'),
-  requestHash: text('request_hash'),
-  createdAt: createdAt(),
-  startedAt: timestamp('started_at', { withTimezone: true }),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
-}, (t) => [
-  index('imports_partner_idx').on(t.partnerId, t.id),
-  index('imports_unfinished_idx').on(t.partnerId, t.id).where(sql`status in ('queued', 'running')`),
-  uniqueIndex('imports_idempotency_key_idx').on(t.partnerId, t.idempotencyKey),
-]);
-
-/**
- * One non-empty line of a job's body, and once applied its outcome, written in the transaction
- * that applied it: a resumed job starts at the first line without one. `content` is null for a
- * line too long to keep (it fails as an item).
- */
-export const importLines = pgTable('import_lines', {
-  importId: id('import_id').notNull().references(() => imports.id, { onDelete: 'cascade' }),
-  line: integer('line').notNull(),
-  content: text('content'),
-  status: text('status', { enum: ['created', 'updated', 'unchanged', 'failed'] }),
-  sourceId: text('source_id'),
-  listingId: id('listing_id'),
-  version: id('version'),
-  error: jsonb('error').$type<{ type: string; message: string; details: string[] }>(),
-}, (t) => [
-  primaryKey({ columns: [t.importId, t.line] }),
-  index('import_lines_pending_idx').on(t.importId, t.line).where(sql`status is null`),
-]);
+export * from './webhook-tables.js';
+export * from './import-tables.js';
