@@ -9,6 +9,7 @@
 //   npm run bench:analytics -- --listings 1000000     (the issue's size)
 //   npm run bench:analytics -- --listings 5000 --seconds 3     (a smoke run)
 import { bulkBody } from '../indexer/bulk-write.js';
+import { SIZE_MEASURE_SETTINGS } from './second-round-run.js';
 import { listingBulkAction } from '../indexer/listing-sync.js';
 import { listingIdPages } from '../indexer/reindex.js';
 import { createDatabase } from '../src/db/client.js';
@@ -60,7 +61,7 @@ const json = async (path: string, init?: RequestInit) => (await fetch(`${OPENSEA
 /** Builds a fresh index of every live listing of the country, as the reindex does; returns its seconds and bytes per listing. */
 async function rebuild(withAnalystFields: boolean) {
   const index = `${mode.prefix}analytics-${withAnalystFields ? 'with' : 'without'}-${Date.now()}`;
-  const mappings = structuredClone(listingsIndexBody(indexLayout(config), { refresh_interval: '-1' }));
+  const mappings = structuredClone(listingsIndexBody(indexLayout(config), SIZE_MEASURE_SETTINGS));
   if (!withAnalystFields) for (const field of ANALYST_FIELDS) delete (mappings.mappings!.properties as Record<string, unknown>)[field];
   const database = createDatabase(config.DATABASE_URL, 4);
   const started = Date.now();

@@ -126,6 +126,13 @@ export async function rawCost(osPid: number, requests: readonly RawRequest[]) {
  * of the data set, built by the real document mapper, bulk-indexed into two scratch indices (the
  * mapping without those fields, and the real one), each merged to one segment as a reindex does.
  */
+/**
+ * A scratch index whose size is read: no refreshes of its own, no replica, and its store size
+ * computed on every read (OpenSearch caches it for 10 s by default, so a read right after a merge
+ * could report any earlier state).
+ */
+export const SIZE_MEASURE_SETTINGS = { refresh_interval: '-1', number_of_replicas: 0, 'store.stats_refresh_interval': '0ms' };
+
 export async function indexBytesPerListing(env: NodeJS.ProcessEnv, prefix: string, sample: number) {
   const config = loadConfig(env);
   const database = createDatabase(config.DATABASE_URL, 4);
@@ -137,7 +144,7 @@ export async function indexBytesPerListing(env: NodeJS.ProcessEnv, prefix: strin
     if (docs.length >= sample) break;
   }
   await database.close();
-  const withFields = listingsIndexBody(indexLayout(config), { refresh_interval: '-1', number_of_replicas: 0 });
+  const withFields = listingsIndexBody(indexLayout(config), SIZE_MEASURE_SETTINGS);
   const without = structuredClone(withFields) as { mappings: { _source: { excludes: string[] }; properties: { internal: { properties: Record<string, unknown> } } } };
   for (const field of SECOND_ROUND_FIELDS) delete without.mappings.properties.internal.properties[field];
   without.mappings._source.excludes = without.mappings._source.excludes.filter((path) => !SECOND_ROUND_FIELDS.some((field) => path === `internal.${field}`));
