@@ -25,38 +25,58 @@ export interface DeliverySlots {
   tryAcquire(owner: SlotOwner): (() => void) | undefined;
   /** Attempts of `owner`'s subscription and of its partner running now. */
   running(owner: SlotOwner): { subscription: number; partner: number };
+  /**
+   * How long the oldest running attempt that keeps `owner` at its cap (its subscription's, else
+   * its partner's) has been running, in ms; 0 when `owner` is not at a cap.
+   */
+  busyForMs(owner: SlotOwner): number;
 }
 
-export function createDeliverySlots(limits: SlotLimits): DeliverySlots {
-  const bySubscription = new Map<number, number>();
-  const byPartner = new Map<number, number>();
-  const count = (map: Map<number, number>, key: number) => map.get(key) ?? 0;
-  // Entries at zero are removed, so the maps hold only owners with attempts running.
-  const add = (map: Map<number, number>, key: number, n: number) => {
-    const next = count(map, key) + n;
-    if (next === 0) map.delete(key);
-    else map.set(key, next);
+export function createDeliverySlots(limits: SlotLimits, now: () => number = Date.now): DeliverySlots {
+  // The start times of the attempts running, per subscription and per partner; owners with none are removed.
+  const bySubscription = new Map<number, number[]>();
+  const byPartner = new Map<number, number[]>();
+  const count = (map: Map<number, number[]>, key: number) => map.get(key)?.length ?? 0;
+  const add = (map: Map<number, number[]>, key: number, startedAt: number) => {
+    const starts = map.get(key);
+    if (starts) starts.push(startedAt);
+    else map.set(key, [startedAt]);
+  };
+  const remove = (map: Map<number, number[]>, key: number, startedAt: number) => {
+    const starts = map.get(key)!;
+    starts.splice(starts.indexOf(startedAt), 1);
+    if (starts.length === 0) map.delete(key);
+  };
+  const oldestAge = (map: Map<number, number[]>, key: number) => {
+    const starts = map.get(key);
+    return starts ? now() - Math.min(...starts) : 0;
   };
   return {
     tryAcquire(owner) {
       if (count(bySubscription, owner.webhookId) >= limits.perSubscription || count(byPartner, owner.partnerId) >= limits.perPartner) return undefined;
-      add(bySubscription, owner.webhookId, 1);
-      add(byPartner, owner.partnerId, 1);
+      const startedAt = now();
+      add(bySubscription, owner.webhookId, startedAt);
+      add(byPartner, owner.partnerId, startedAt);
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        add(bySubscription, owner.webhookId, -1);
-        add(byPartner, owner.partnerId, -1);
+        remove(bySubscription, owner.webhookId, startedAt);
+        remove(byPartner, owner.partnerId, startedAt);
       };
     },
     running(owner) {
       return { subscription: count(bySubscription, owner.webhookId), partner: count(byPartner, owner.partnerId) };
     },
+    busyForMs(owner) {
+      if (count(bySubscription, owner.webhookId) >= limits.perSubscription) return oldestAge(bySubscription, owner.webhookId);
+      if (count(byPartner, owner.partnerId) >= limits.perPartner) return oldestAge(byPartner, owner.partnerId);
+      return 0;
+    },
   };
 }
 
-/** The first wait of a delivery put back at the cap: a busy but healthy receiver frees a slot within it. */
+/** The shortest wait of a delivery put back at the cap: a busy but healthy receiver frees a slot within it. */
 export const FIRST_DEFERRAL_MS = 100;
 /**
  * The longest wait. Every put-back delivery comes round once per wait, so this bounds what a dead
@@ -65,12 +85,14 @@ export const FIRST_DEFERRAL_MS = 100;
 export const MAX_DEFERRAL_MS = 30_000;
 
 /**
- * How long a delivery waits after it found its subscription or partner at the cap for the
- * `deferrals + 1`-th time: doubling from FIRST_DEFERRAL_MS up to MAX_DEFERRAL_MS, and spread over
- * the upper half of that (`random` in [0, 1)) so that deliveries put back together do not all come
- * back together.
+ * How long a delivery waits after it found its subscription or partner at the cap, given how long
+ * the oldest attempt holding that cap has run (`busyForMs`): that long, between FIRST_DEFERRAL_MS
+ * and MAX_DEFERRAL_MS, spread over its upper half (`random` in [0, 1)) so that deliveries put
+ * back together do not all come back together. A healthy receiver answers within milliseconds,
+ * so its burst waits the shortest time and drains at the cap's pace; a receiver that never
+ * answers holds its attempts for the whole timeout, so its backlog comes round seldom.
  */
-export function deferralDelayMs(deferrals: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_DEFERRAL_MS, FIRST_DEFERRAL_MS * 2 ** Math.min(Math.max(deferrals, 0), 20));
+export function deferralDelayMs(busyForMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_DEFERRAL_MS, Math.max(FIRST_DEFERRAL_MS, busyForMs));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }

@@ -85,7 +85,8 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
 
 /**
  * Puts back a delivery whose subscription or partner runs as many attempts as its cap allows, to
- * be looked at again after deferralDelayMs (indexer/delivery-slots.ts). Moving the job to BullMQ's
+ * be looked at again after deferralDelayMs: about as long as the oldest attempt holding the cap
+ * has run (indexer/delivery-slots.ts). Moving the job to BullMQ's
  * delayed set frees the worker slot at once, which waiting in this process would not, and costs
  * PostgreSQL nothing, which postponing the delivery's due time for the sweeper would not; the
  * delivery was not claimed, so PostgreSQL counts no attempt (no retry step, no disablement), and
@@ -93,10 +94,8 @@ export async function attemptDelivery(deps: DeliveryDeps, job: DeliveryJob): Pro
  * re-enqueue of the overdue delivery is a no-op meanwhile. Order is not promised
  * (docs/partners/sync-and-webhooks.md), so a delivery overtaken meanwhile breaks nothing.
  */
-async function deferDelivery(job: Job, token: string | undefined): Promise<never> {
-  // Every pick-up counts as started, and only real failures as made: the rest were put back.
-  const deferrals = job.attemptsStarted - job.attemptsMade - 1;
-  await job.moveToDelayed(Date.now() + deferralDelayMs(deferrals), token);
+async function deferDelivery(job: Job, token: string | undefined, busyForMs: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + deferralDelayMs(busyForMs), token);
   throw new DelayedError();
 }
 
@@ -110,7 +109,7 @@ export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; pre
     async (job, token) => {
       const data = parseDeliveryJob(job.data);
       const release = slots.tryAcquire(data);
-      if (!release) return deferDelivery(job, token);
+      if (!release) return deferDelivery(job, token, slots.busyForMs(data));
       try {
         return await attemptDelivery(deps, data);
       } finally {

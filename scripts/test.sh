@@ -31,5 +31,6 @@ if [ "$#" -gt 0 ]; then
 else
   npx tap
   # The fault-injection suites need minutes per scenario, so they run on their own with a longer limit.
-  npx tap --timeout=900 test/faults/*.fault.ts
+  # One at a time: each starts indexers of its own on the shared test database, and kills them.
+  npx tap --jobs=1 --timeout=900 test/faults/*.fault.ts
 fi

@@ -46,39 +46,51 @@ t.test('a refused try takes nothing, and releasing twice frees one slot only', a
   t.equal(slots.tryAcquire(hook), undefined, 'the double release did not open a second slot');
 });
 
-t.test('the wait of a delivery put back doubles from the first wait up to the longest, spread over its upper half', async (t) => {
+t.test('a delivery put back waits about as long as the oldest attempt holding the cap has run, within bounds', async (t) => {
   t.equal(
     deferralDelayMs(0, () => 0),
     FIRST_DEFERRAL_MS / 2,
+    'a healthy receiver: the shortest wait',
   );
   t.equal(
-    deferralDelayMs(0, () => 0.999999),
+    deferralDelayMs(20, () => 0.999999),
     FIRST_DEFERRAL_MS,
   );
   t.equal(
-    deferralDelayMs(1, () => 0.999999),
-    2 * FIRST_DEFERRAL_MS,
+    deferralDelayMs(4000, () => 0.999999),
+    4000,
+    'an attempt running for 4 s: about 4 s',
   );
   t.equal(
-    deferralDelayMs(3, () => 0.999999),
-    8 * FIRST_DEFERRAL_MS,
+    deferralDelayMs(4000, () => 0),
+    2000,
+    'spread over the upper half',
   );
   t.equal(
-    deferralDelayMs(50, () => 0.999999),
+    deferralDelayMs(1e9, () => 0.999999),
     MAX_DEFERRAL_MS,
     'never longer than the longest wait',
   );
-  t.equal(
-    deferralDelayMs(1e9, () => 0),
-    MAX_DEFERRAL_MS / 2,
-  );
-  t.equal(
-    deferralDelayMs(-1, () => 0.999999),
-    FIRST_DEFERRAL_MS,
-    'a count below zero (a stalled job recounted) waits the first wait',
-  );
-  for (let n = 0; n < 30; n++) {
-    const delay = deferralDelayMs(n);
-    t.ok(delay >= FIRST_DEFERRAL_MS / 2 && delay <= MAX_DEFERRAL_MS, `wait ${n}: ${delay} ms within bounds`);
+  for (const busy of [0, 5, 150, 9_999, 10_000, 60_000]) {
+    const delay = deferralDelayMs(busy);
+    t.ok(delay >= FIRST_DEFERRAL_MS / 2 && delay <= MAX_DEFERRAL_MS, `busy ${busy} ms: ${delay} ms within bounds`);
   }
+});
+
+t.test('busyForMs: the age of the oldest attempt of the cap that is full, else 0', async (t) => {
+  let clock = 1000;
+  const slots = createDeliverySlots({ perSubscription: 2, perPartner: 3 }, () => clock);
+  const a = { webhookId: 1, partnerId: 7 };
+  const b = { webhookId: 2, partnerId: 7 };
+  const first = slots.tryAcquire(a)!;
+  clock += 500;
+  t.equal(slots.busyForMs(a), 0, 'below both caps');
+  slots.tryAcquire(a);
+  clock += 300;
+  t.equal(slots.busyForMs(a), 800, "the subscription's cap: its oldest attempt");
+  slots.tryAcquire(b);
+  clock += 100;
+  t.equal(slots.busyForMs(b), 900, "the partner's cap: the partner's oldest attempt");
+  first();
+  t.equal(slots.busyForMs(a), 0, 'a freed slot: not at a cap');
 });
