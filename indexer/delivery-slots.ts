@@ -30,6 +30,8 @@ export interface DeliverySlots {
    * its partner's) has been running, in ms; 0 when `owner` is not at a cap.
    */
   busyForMs(owner: SlotOwner): number;
+  /** Resolves at the next release of any slot, or after `ms`, whichever comes first. */
+  nextRelease(ms: number): Promise<void>;
 }
 
 export function createDeliverySlots(limits: SlotLimits, now: () => number = Date.now): DeliverySlots {
@@ -47,6 +49,8 @@ export function createDeliverySlots(limits: SlotLimits, now: () => number = Date
     starts.splice(starts.indexOf(startedAt), 1);
     if (starts.length === 0) map.delete(key);
   };
+  /** Waiters of nextRelease, woken together at the next release. */
+  let wakers: (() => void)[] = [];
   const oldestAge = (map: Map<number, number[]>, key: number) => {
     const starts = map.get(key);
     return starts ? now() - Math.min(...starts) : 0;
@@ -63,10 +67,22 @@ export function createDeliverySlots(limits: SlotLimits, now: () => number = Date
         released = true;
         remove(bySubscription, owner.webhookId, startedAt);
         remove(byPartner, owner.partnerId, startedAt);
+        const waiting = wakers;
+        wakers = [];
+        for (const wake of waiting) wake();
       };
     },
     running(owner) {
       return { subscription: count(bySubscription, owner.webhookId), partner: count(byPartner, owner.partnerId) };
+    },
+    nextRelease(ms) {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wakers.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
     busyForMs(owner) {
       if (count(bySubscription, owner.webhookId) >= limits.perSubscription) return oldestAge(bySubscription, owner.webhookId);
@@ -74,6 +90,29 @@ export function createDeliverySlots(limits: SlotLimits, now: () => number = Date
       return 0;
     },
   };
+}
+
+/**
+ * A cap held only by attempts younger than this is held by a receiver that answers: a delivery
+ * waits in the worker for one of them to end instead of being put back (acquireOrDefer).
+ */
+export const HEALTHY_ATTEMPT_MS = 500;
+
+/**
+ * A slot for `owner`'s attempt. At a cap whose attempts are all younger than HEALTHY_ATTEMPT_MS,
+ * waits in the worker for them to end (a healthy receiver's burst then drains at the cap's pace,
+ * milliseconds apart); answers undefined once the cap is held by an older attempt, and the caller
+ * puts the delivery back. A dead receiver therefore holds a worker slot in waiting for at most
+ * HEALTHY_ATTEMPT_MS per delivery, once.
+ */
+export async function acquireOrDefer(slots: DeliverySlots, owner: SlotOwner): Promise<(() => void) | undefined> {
+  for (;;) {
+    const release = slots.tryAcquire(owner);
+    if (release) return release;
+    const busy = slots.busyForMs(owner);
+    if (busy >= HEALTHY_ATTEMPT_MS) return undefined;
+    await slots.nextRelease(HEALTHY_ATTEMPT_MS - busy);
+  }
 }
 
 /** The shortest wait of a delivery put back at the cap: a busy but healthy receiver frees a slot within it. */

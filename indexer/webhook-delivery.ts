@@ -13,7 +13,7 @@ import { isDelivered, sendWebhook, type AttemptResult } from '../src/webhooks/se
 import { checkTarget, LOOKUP_TIMEOUT_MS, TargetRefusedError, type ResolveHost, type TargetPolicy } from '../src/webhooks/target-guard.js';
 import { webhookHeaders } from '../src/webhooks/webhook-signature.js';
 import { abandonDelivery, claimAttempt, failAndDisable, findDueDeliveries, findReceivingWebhook, markDelivered, scheduleRetry } from '../src/webhooks/webhooks-dal.js';
-import { createDeliverySlots, deferralDelayMs, type SlotLimits } from './delivery-slots.js';
+import { acquireOrDefer, createDeliverySlots, deferralDelayMs, type SlotLimits } from './delivery-slots.js';
 import { runEvery } from './periodic.js';
 
 export interface DeliveryDeps {
@@ -108,7 +108,7 @@ export function startDeliveryWorker(deps: DeliveryDeps & { redisUrl: string; pre
     WEBHOOK_QUEUE,
     async (job, token) => {
       const data = parseDeliveryJob(job.data);
-      const release = slots.tryAcquire(data);
+      const release = await acquireOrDefer(slots, data);
       if (!release) return deferDelivery(job, token, slots.busyForMs(data));
       try {
         return await attemptDelivery(deps, data);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createDeliverySlots, deferralDelayMs, FIRST_DEFERRAL_MS, MAX_DEFERRAL_MS } from '../../indexer/delivery-slots.js';
+import { acquireOrDefer, createDeliverySlots, deferralDelayMs, FIRST_DEFERRAL_MS, HEALTHY_ATTEMPT_MS, MAX_DEFERRAL_MS } from '../../indexer/delivery-slots.js';
 
 const limits = { perSubscription: 2, perPartner: 4 };
 
@@ -93,4 +93,20 @@ t.test('busyForMs: the age of the oldest attempt of the cap that is full, else 0
   t.equal(slots.busyForMs(b), 900, "the partner's cap: the partner's oldest attempt");
   first();
   t.equal(slots.busyForMs(a), 0, 'a freed slot: not at a cap');
+});
+
+t.test('acquireOrDefer waits in the worker while a healthy receiver holds the cap, and gives up on an old attempt', async (t) => {
+  const hook = { webhookId: 3, partnerId: 9 };
+  const healthy = createDeliverySlots({ perSubscription: 1, perPartner: 4 });
+  const first = healthy.tryAcquire(hook)!;
+  setTimeout(first, 20);
+  t.ok(await acquireOrDefer(healthy, hook), 'the slot the young attempt freed is taken');
+
+  let clock = 0;
+  const stuck = createDeliverySlots({ perSubscription: 1, perPartner: 4 }, () => clock);
+  stuck.tryAcquire(hook);
+  clock += HEALTHY_ATTEMPT_MS;
+  const started = Date.now();
+  t.equal(await acquireOrDefer(stuck, hook), undefined, 'an attempt running this long: put back');
+  t.ok(Date.now() - started < 50, 'at once');
 });
