@@ -14,7 +14,7 @@ import http from 'node:http';
 import { Client } from '@opensearch-project/opensearch';
 import { cpuSeconds, memoryMb } from './proc.js';
 import { createSearchBody } from './search-body.js';
-import { apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, sleep, startBenchService, type Mode } from './service.js';
+import { apiUrl, benchRequests, COUNTRY as country, machineDescription, measureCreates, OPENSEARCH, PATH, percentile, postJson, send, sleep, startBenchService, type Mode } from './service.js';
 import { writeResults } from './results-file.js';
 
 const argument = (name: string, fallback: number) => {
@@ -50,29 +50,6 @@ const floor = await startInFront('bench/fastify-floor.ts', FLOOR_PORT);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One request over the single keep-alive connection; resolves with the status once the body is read. */
-function send(url: string, method: 'GET' | 'POST', body?: string, headers: Record<string, string> = {}): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method,
-        agent,
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 interface Sequential {
   p50: number;
   p99: number;
@@ -98,7 +75,7 @@ type Body = string | (() => Promise<string>);
  */
 async function round(runSeconds: number, url: string, method: 'GET' | 'POST', body?: Body, headers?: Record<string, string>, cpuPid?: number): Promise<Round> {
   const nextBody = async () => (typeof body === 'function' ? body() : body);
-  for (let i = 0; i < 200; i++) await send(url, method, await nextBody(), headers); // warm-up: JIT, caches, connection
+  for (let i = 0; i < 200; i++) await send(url, method, await nextBody(), headers, agent); // warm-up: JIT, caches, connection
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = cpuPid ? cpuSeconds(cpuPid) : 0;
@@ -106,7 +83,7 @@ async function round(runSeconds: number, url: string, method: 'GET' | 'POST', bo
   while (performance.now() < until) {
     const payload = await nextBody();
     const started = performance.now();
-    const status = await send(url, method, payload, headers);
+    const status = await send(url, method, payload, headers, agent);
     latencies.push(performance.now() - started);
     if (status >= 400) errors++;
   }

@@ -10,7 +10,7 @@ import { Client } from '@opensearch-project/opensearch';
 import type { ListingSearchQuery } from '../src/schemas/search.js';
 import { cpuSeconds } from './proc.js';
 import { createSearchBody } from './search-body.js';
-import { apiUrl, COUNTRY as country, FULL, machineDescription, OPENSEARCH, percentile, QUICK, startBenchService, type Mode } from './service.js';
+import { apiUrl, COUNTRY as country, FULL, machineDescription, OPENSEARCH, percentile, QUICK, send, startBenchService, type Mode } from './service.js';
 import { writeResults } from './results-file.js';
 import { countTerms, ORDINARY, WORST_TEXTS } from './worst-queries.js';
 
@@ -29,29 +29,6 @@ const os = new Client({ node: OPENSEARCH });
 const searchBody = createSearchBody({ opensearch: os, prefix: mode.prefix, country });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One request over the single keep-alive connection; resolves with the status once the answer is read. */
-function send(url: string, method: 'GET' | 'POST', body?: string, headers: Record<string, string> = {}): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method,
-        agent,
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 interface Round {
   latencies: number[];
   errors: number;
@@ -60,14 +37,14 @@ interface Round {
 
 /** Back to back for `runSeconds` after a warm-up; latencies in ms, and the API's CPU meanwhile when `cpuPid` is given. */
 async function round(runSeconds: number, url: string, method: 'GET' | 'POST', body?: string, headers?: Record<string, string>, cpuPid?: number): Promise<Round> {
-  for (let i = 0; i < 20; i++) await send(url, method, body, headers);
+  for (let i = 0; i < 20; i++) await send(url, method, body, headers, agent);
   const latencies: number[] = [];
   let errors = 0;
   const cpuBefore = cpuPid ? cpuSeconds(cpuPid) : 0;
   const until = performance.now() + runSeconds * 1000;
   while (performance.now() < until) {
     const started = performance.now();
-    const status = await send(url, method, body, headers);
+    const status = await send(url, method, body, headers, agent);
     latencies.push(performance.now() - started);
     if (status >= 400) errors++;
   }
