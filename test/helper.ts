@@ -143,6 +143,21 @@ export async function indexedDocument(deps: ApiDeps, country: string, id: string
 }
 
 /**
+ * The map tiles of listing `id`'s document, from doc values (they are not in `_source`,
+ * docs/analytics.md), sorted; null without a document.
+ */
+export async function indexedTiles(deps: ApiDeps, country: string, id: string | number): Promise<string[] | null> {
+  // A search sees the document only once a refresh made it visible (a get sees it at once).
+  await deps.opensearch.indices.refresh({ index: names.listingsAlias(country) });
+  const res = await deps.opensearch.search({
+    index: names.listingsAlias(country),
+    body: { size: 1, _source: false, query: { ids: { values: [`${country}:${id}`] } }, docvalue_fields: ['tiles'] },
+  });
+  const hit = (res.body.hits.hits as { fields?: { tiles?: string[] } }[])[0];
+  return hit ? [...(hit.fields?.tiles ?? [])].sort() : null;
+}
+
+/**
  * Inserts `count` listings created and claimed by one partner straight into the database, each
  * with a description of `descriptionBytes` (0: none): for tests of size, such as an export too
  * large for the socket buffers. They reach no outbox, feed or index, and no other test may meet

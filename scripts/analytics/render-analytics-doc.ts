@@ -96,7 +96,9 @@ GeoNames codes name no region in the data set have none (\`region\` null).
 \`tiles\` holds the keys \`z/x/y\` of the Web Mercator tiles (the numbering every web map uses) that
 hold the listing at zooms 4, 6, 8, 10, 12 and 14. The minimal distribution has no geo-grid
 aggregation, so a \`terms\` aggregation over \`tiles\` with \`"include": "10/.*"\` draws a map at zoom 10
-(question 9).
+(question 9). The keys are indexed and kept in doc values but left out of \`_source\`, where they
+would repeat in about 80 bytes of JSON a document what \`loc\` says: a hit shows
+them when the search asks for \`"docvalue_fields": ["tiles"]\`.
 
 ### Internal fields
 

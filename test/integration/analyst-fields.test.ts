@@ -2,7 +2,7 @@
 // listing's writes through the indexer: claims, offers, images, website reviews, closures.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { build, eventually, indexedDocument, INDEXED_WITHIN_MS, listingInput, runId, startIndexer } from '../helper.js';
+import { build, eventually, indexedDocument, indexedTiles, INDEXED_WITHIN_MS, listingInput, runId, startIndexer } from '../helper.js';
 
 const { app, deps, partner } = await build(t);
 await startIndexer(t, deps);
@@ -51,8 +51,9 @@ t.test('a new listing is indexed with its analyst fields', async (t) => {
     has_email: true,
     // coordinates, phone, email, website, hours, description and keywords: all but an image
     completeness: 7 / 8,
-    tiles: ['4/8/5', '6/34/20', '8/137/83', '10/550/335', '12/2200/1343', '14/8802/5373'],
   });
+  t.same(await indexedTiles(deps, 'de', id), ['10/550/335', '12/2200/1343', '14/8802/5373', '4/8/5', '6/34/20', '8/137/83'], 'its map tiles, in doc values');
+  t.notOk('tiles' in doc, 'which _source leaves out');
   t.ok(Math.abs(Date.parse(doc.created_at as string) - Date.now()) < 60_000, 'created_at is when it was created');
   t.equal(doc.created_at, doc.updated_at, 'a new listing was updated when it was created');
 });
@@ -88,5 +89,6 @@ t.test('claims, offers, images, website reviews and closures reach the analyst f
 
 t.test('a listing without coordinates has its region from its place, and no tiles', async (t) => {
   const { id } = (await call('POST', '/de/listings', creator.auth, listingInput({ name: `Analyse Ort ${runId}`, latitude: null, longitude: null, place: 'München', zip: '80331' }))).json();
-  t.match(await documentAt(id, 1), { region: 'Bayern', tiles: [], loc: null });
+  t.match(await documentAt(id, 1), { region: 'Bayern', loc: null });
+  t.same(await indexedTiles(deps, 'de', id), []);
 });
