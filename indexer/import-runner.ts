@@ -32,6 +32,7 @@ import { MAX_LINE_BYTES } from '../src/imports/imports-service.js';
 import type { ListingWrites, WriteOptions } from '../src/listings/change-listing.js';
 import type { ListingsService } from '../src/listings/listings-service.js';
 import type { Listing } from '../src/listings/listing-view.js';
+import type { CreatedVersion } from '../src/listings/batch-create-dal.js';
 import { findMappedListings } from '../src/listings/mappings-dal.js';
 import type { SyncListingJob } from '../src/outbox/jobs.js';
 import type { Caller } from '../src/partners/partners-service.js';
@@ -53,7 +54,7 @@ interface LineOutcome {
 
 export interface ImportRunnerDeps {
   db: Db;
-  listings: Pick<ListingsService, 'create' | 'update' | 'remove' | 'unchangedByPut'>;
+  listings: Pick<ListingsService, 'create' | 'createMany' | 'update' | 'remove' | 'unchangedByPut'>;
   writes: Pick<ListingWrites, 'publish'>;
   logger: Logger;
   batchSize: number;
@@ -104,6 +105,32 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
   }
 
   /**
+   * Creates, in one statement, the listing of each line that names a source_id the partner has not
+   * mapped, the first line of the batch that names it: the lines the loop of applyLines would
+   * create one by one. Returns each created line's listing; a line the statement did not create
+   * (invalid, an unknown category) goes through the loop, which finds out why.
+   */
+  async function createNewListings(
+    tx: DbOrTx,
+    events: SyncListingJob[],
+    caller: Caller,
+    country: string,
+    valid: Extract<ParsedLine, { ok: true }>[],
+    mapped: ReadonlyMap<string, number>,
+  ): Promise<Map<ParsedLine, CreatedVersion>> {
+    const named = new Set<string>();
+    const fresh = valid.filter(({ sourceId }) => !mapped.has(sourceId) && !named.has(sourceId) && named.add(sourceId));
+    const created = await listings.createMany(
+      caller,
+      country,
+      fresh.map((p) => p.input),
+      { tx, events },
+      'import',
+    );
+    return new Map(fresh.flatMap((parsed, i) => (created[i] ? [[parsed, created[i]] as const] : [])));
+  }
+
+  /**
    * Runs `work` on the locked job while it is still running, in one transaction, then publishes
    * the index events of the writes it made. Returns undefined once the job is no longer running.
    */
@@ -123,9 +150,10 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
    * costs a read per batch, not a write per line. A line whose source_id an earlier line of the
    * batch created or updated goes through the write, which compares under the lock.
    *
-   * Creates run without savepoints first (one round trip each instead of three). A create that
-   * fails in the database then aborts the batch's transaction; the batch is rolled back and run
-   * again with a savepoint for every write, where that line fails alone.
+   * The batch's new listings are created first, in one statement without a savepoint
+   * (createNewListings). A create that fails in the database then aborts the batch's transaction;
+   * the batch is rolled back and run again with a savepoint for every write, one line at a time,
+   * where that line fails alone.
    */
   async function applyNextLines(id: number, caller: Caller): Promise<boolean | undefined> {
     try {
@@ -151,22 +179,26 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
       });
       const stored = await listings.unchangedByPut(tx, caller, job.country, candidates);
       const unchanged = new Map(candidates.map((c, i) => [c.parsed, stored[i]]));
+      const created = createWithoutSavepoint ? await createNewListings(tx, events, caller, job.country, valid, mapped) : new Map<ParsedLine, CreatedVersion>();
       const written = new Set<string>();
       const outcomes: LineOutcomeRow[] = [];
       const delta: CountsDelta = {};
       for (const { line, parsed } of lines) {
         const sourceId = parsed.ok ? parsed.sourceId : undefined;
         const fresh = sourceId !== undefined && !written.has(sourceId);
-        const outcome = await applyLine(
-          tx,
-          events,
-          caller,
-          job.country,
-          parsed,
-          sourceId === undefined ? undefined : mapped.get(sourceId),
-          fresh && parsed.ok ? unchanged.get(parsed) : undefined,
-          createWithoutSavepoint,
-        );
+        const createdFirst = created.get(parsed);
+        const outcome: LineOutcome = createdFirst
+          ? { status: 'created', sourceId: sourceId!, listingId: createdFirst.id, version: createdFirst.version, error: null }
+          : await applyLine(
+              tx,
+              events,
+              caller,
+              job.country,
+              parsed,
+              sourceId === undefined ? undefined : mapped.get(sourceId),
+              fresh && parsed.ok ? unchanged.get(parsed) : undefined,
+              createWithoutSavepoint,
+            );
         if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
           written.add(sourceId);
           mapped.set(sourceId, outcome.listingId!);

@@ -251,6 +251,18 @@ export function createListingWrites({ db, publish }: { db: Db; publish: PublishI
     },
 
     /**
+     * Runs `insert`, which adds a batch of listings in one statement (a bulk import's,
+     * insertCreatedListings), in the caller's transaction and without a savepoint: a failure aborts
+     * that transaction, as a create `within` it with createWithoutSavepoint does. Adds the index
+     * event of each listing it added to the caller's events, and returns what `insert` returned.
+     */
+    async addListings<T extends { id: number; version: number } | undefined>(country: string, insert: (tx: DbOrTx) => Promise<T[]>, within: { tx: DbOrTx; events: SyncListingJob[] }): Promise<T[]> {
+      const added = await insert(within.tx);
+      for (const listing of added) if (listing) within.events.push({ listingId: listing.id, country, version: listing.version });
+      return added;
+    },
+
+    /**
      * The ownership check without a lock, for work that must not run under one (storing image
      * bytes): it refuses early; the lock in changeListing checks again.
      */

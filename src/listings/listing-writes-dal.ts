@@ -211,7 +211,7 @@ const columnValuePlaceholders = (columns: readonly (keyof NewListing)[]) =>
   columns.map((column) => ({ name: sql.identifier(listings[column].name), value: sql.param(sql.placeholder(column), listings[column]) }));
 
 /** The columns a create sets; the others (id, suppressed, boost, the timestamps) take their defaults. */
-const CREATED_COLUMNS = [...CONTENT_COLUMNS, 'country', 'createdBy', 'claimedBy', 'version'] as const satisfies readonly (keyof NewListing)[];
+export const CREATED_COLUMNS = [...CONTENT_COLUMNS, 'country', 'createdBy', 'claimedBy', 'version'] as const satisfies readonly (keyof NewListing)[];
 
 export type CreatedListing = { [K in (typeof CREATED_COLUMNS)[number]]: Exclude<NewListing[K], undefined> };
 

@@ -22,10 +22,13 @@ import { deleteMappingsOf } from './mappings-dal.js';
 import { isClaimedByOther } from './ownership.js';
 import { refuseTakenSourceId, setMapping } from './mappings-service.js';
 import { validateListingInput, type NormalisedHours } from './validate-listing.js';
+import { insertCreatedListings, type BatchedCreate, type CreatedVersion } from './batch-create-dal.js';
+import type { SyncListingJob } from '../outbox/jobs.js';
+import type { WriteChannel } from '../changes/write-channels.js';
 
 export interface ListingsServiceDeps {
   db: Db;
-  writes: Pick<ListingWrites, 'changeListing' | 'changeListingContent' | 'addListing'>;
+  writes: Pick<ListingWrites, 'changeListing' | 'changeListingContent' | 'addListing' | 'addListings'>;
   urls: PublicUrls;
 }
 
@@ -100,6 +103,31 @@ function compareWithStored(record: ListingForView, current: Listing, input: List
   return { subs, check, view, unchanged: early.length === 0 && changesNothing(current, view) };
 }
 
+/**
+ * A new listing of `input`, claimed by its creator (docs/listings-api.md): `validate` checks it
+ * against the categories given as known; `batched` is what the insert writes, undefined when the
+ * input is invalid even with every category it names known. The categories are checked by the
+ * insert, which adds nothing unless all are known (no lookup first).
+ */
+function newListing(caller: Caller, country: string, input: ListingInput) {
+  const validate = (known: ReadonlySet<string>) =>
+    validateListingInput(input, {
+      country,
+      knownCategoryIds: known,
+      existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
+      keepSubIds: false,
+    });
+  const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
+  const batched: BatchedCreate | undefined = errors.length
+    ? undefined
+    : {
+        values: { ...listingFields(input, normalised), country, createdBy: caller.partnerId, claimedBy: caller.partnerId, version: 1 },
+        subs: subObjectsOf(input, false),
+        sourceId: input.source_id ?? null,
+      };
+  return { validate, batched };
+}
+
 export function createListingsService({ db, writes, urls }: ListingsServiceDeps) {
   const loadListingForView = prepareListingForViewRead(db);
 
@@ -158,36 +186,9 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
 
     /** Creates a listing claimed by the caller; a dry run answers it as toPreview shows it. */
     async create<O extends WriteOptions = { dryRun?: false }>(caller: Caller, country: string, input: ListingInput, options?: O): Promise<WrittenListing<O>> {
-      const validate = (known: ReadonlySet<string>) =>
-        validateListingInput(input, {
-          country,
-          knownCategoryIds: known,
-          existingSubIds: { emails: new Set(), phones: new Set(), links: new Set() },
-          keepSubIds: false,
-        });
-      // The categories are checked by the insert, which adds nothing unless all are known (no lookup first).
-      const { errors, ...normalised } = validate(new Set(categoryIdsOf(input)));
+      const { validate, batched } = newListing(caller, country, input);
       const sourceId = input.source_id ?? null;
-      const created = errors.length
-        ? undefined
-        : await writes.addListing(
-            country,
-            (db) =>
-              insertCreatedListing(
-                db,
-                {
-                  ...listingFields(input, normalised),
-                  country,
-                  createdBy: caller.partnerId,
-                  claimedBy: caller.partnerId, // the creator claims a new listing (docs/listings-api.md)
-                  version: 1,
-                },
-                subObjectsOf(input, false),
-                sourceId,
-                channelOf(caller, options ?? {}),
-              ),
-            options,
-          );
+      const created = batched && (await writes.addListing(country, (db) => insertCreatedListing(db, batched.values, batched.subs, sourceId, channelOf(caller, options ?? {})), options));
       if (created === undefined) {
         // Refused, and nothing written. The 400 lists every error at once, unknown categories
         // included: checked against the categories table, read only on this path.
@@ -199,6 +200,27 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
       // The listing as the statement stored it: the same as a read after the commit would find.
       const listing = toListing(created, urls, { withImages: false }); // the create response carries no images
       return (options?.dryRun ? toPreview(listing) : listing) as WrittenListing<O>;
+    },
+
+    /**
+     * `create` for a batch, in one statement within the caller's transaction and without a
+     * savepoint (a bulk import's batch, indexer/import-runner.ts): for each input, the id and first
+     * version of the listing it created, or undefined where it created none (invalid, an unknown
+     * category, a source_id already mapped). The caller sends those through `create`, which
+     * answers why. A failure in the database aborts the caller's transaction.
+     */
+    async createMany(
+      caller: Caller,
+      country: string,
+      inputs: readonly ListingInput[],
+      within: { tx: DbOrTx; events: SyncListingJob[] },
+      channel: WriteChannel,
+    ): Promise<(CreatedVersion | undefined)[]> {
+      const batch = inputs.map((input) => newListing(caller, country, input).batched);
+      const valid = batch.flatMap((item) => (item ? [item] : []));
+      const created = await writes.addListings(country, (tx) => insertCreatedListings(tx, valid, channel), within);
+      let next = 0;
+      return batch.map((item) => (item ? created[next++] : undefined));
     },
 
     /**

@@ -172,6 +172,59 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
+t.test("a batch's new listings are stored as a POST stores them; an unknown category fails its line alone", async (t) => {
+  const full = {
+    keywords: ['Brot', 'Kuchen'],
+    emails: [{ address: 'a@example.com' }, { address: 'b@example.com' }],
+    phones: [
+      { type: 'landline', number: '+493012345678' },
+      { type: 'mobile', number: '+4915112345678' },
+    ],
+    links: [
+      { type: 'website', url: 'https://example.com' },
+      { type: 'facebook', url: 'https://facebook.com/example' },
+    ],
+    categories: [{ id: 'shop/bakery' }, { id: 'shop/pastry' }],
+    special_hours: [{ date: '2030-12-24', closed: false, intervals: [{ start: '08:00', end: '12:00' }] }],
+    temporarily_closed: { until: '2030-01-31' },
+  };
+  const imported = item(full);
+  const job = await run(alice.auth, [item(), { ...item(), categories: [{ id: 'shop/no-such-thing' }] }, imported, { ...item(), latitude: null, longitude: null }]);
+  t.match(job.counts, { created: 3, failed: 1 });
+  const lines = await results(alice.auth, job.id);
+  t.same(
+    lines.map((l) => [l.status, l.version]),
+    [
+      ['created', 1],
+      ['failed', undefined],
+      ['created', 1],
+      ['created', 1],
+    ],
+  );
+  t.equal(lines[1]!.error?.type, 'validation');
+  t.match(lines[1]!.error?.details, [/^categories\[0\]/], 'the unknown category is named');
+
+  const posted = await app.inject({ method: 'POST', url: '/de/listings', headers: alice.auth, payload: { ...imported, source_id: undefined } });
+  t.equal(posted.statusCode, 201);
+  type Items = Record<string, unknown>[];
+  const withoutIds = (items: Items) => items.map(({ id: _, ...rest }) => rest);
+  // Ids and times differ; the content, and the order and content of the lists, must not.
+  const comparable = ({ id: _id, url: _url, created_at: _c, updated_at: _u, emails, phones, links, ...rest }: Record<string, unknown>) => ({
+    ...rest,
+    emails: withoutIds(emails as Items),
+    phones: withoutIds(phones as Items),
+    links: withoutIds(links as Items),
+  });
+  const viaImport = (await readListing(lines[2]!.id!)).json();
+  const viaPost = (await readListing(posted.json().id)).json();
+  t.same(comparable(viaImport), comparable(viaPost), 'the imported listing reads as the posted one');
+  t.same(await changeKinds(lines[2]!.id!), ['created']);
+  const history = (await app.inject({ url: `/de/listings/${lines[2]!.id}/history`, headers: admin.auth })).json().versions as { change: string; channel: string }[];
+  t.match(history, [{ change: 'created', channel: 'import' }], 'its history names the import');
+  const mapped = await app.inject({ url: `/de/listings/map?source_id=${imported.source_id}`, headers: alice.auth });
+  t.same(mapped.json().mappings, [{ source_id: imported.source_id, service_id: lines[2]!.id }]);
+});
+
 t.test('a line the database refuses fails alone; the batch is rolled back and run again, no line applied twice', async (t) => {
   // scripts/test.sh adds a check constraint refusing names with this marker (test/http/logs.test.ts):
   // a create that fails in PostgreSQL, not in validation. Creates run without savepoints first, so
