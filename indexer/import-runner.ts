@@ -57,10 +57,12 @@ export interface ImportRunnerDeps {
   listings: Pick<ListingsService, 'create' | 'createMany' | 'update' | 'remove' | 'unchangedByPut'>;
   writes: Pick<ListingWrites, 'publish'>;
   logger: Logger;
+  /** Lines a batch applies at most (IMPORT_BATCH_SIZE), and the bytes of content it reads at most (IMPORT_BATCH_BYTES). */
   batchSize: number;
+  batchBytes: number;
 }
 
-export function createImportRunner({ db, listings, writes, logger, batchSize }: ImportRunnerDeps) {
+export function createImportRunner({ db, listings, writes, logger, batchSize, batchBytes }: ImportRunnerDeps) {
   /** Set on shutdown: runs stop after their current batch, and the next indexer resumes them. */
   let stopping = false;
 
@@ -166,7 +168,7 @@ export function createImportRunner({ db, listings, writes, logger, batchSize }: 
 
   const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) =>
     inBatch(id, async (tx, job, events) => {
-      const lines = (await pendingLines(tx, id, batchSize)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
+      const lines = (await pendingLines(tx, id, batchSize, batchBytes)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
       const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
       const mapped = await findMappedListings(
         tx,

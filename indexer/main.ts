@@ -124,6 +124,7 @@ const importWorker = startImportWorker({
     writes: importWrites,
     logger,
     batchSize: config.IMPORT_BATCH_SIZE,
+    batchBytes: config.IMPORT_BATCH_BYTES,
     listings: createListingsService({ db: database.db, writes: importWrites, urls: publicUrls(config) }),
   }),
 });

@@ -87,13 +87,14 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
 }
 
 /** Runs the indexer's bulk-import runner (indexer/import-runner.ts) in this process until the test ends. */
-export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: number } = {}) {
+export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: number; batchBytes?: number } = {}) {
   const runner = createImportRunner({
     db: deps.database.db,
     listings: deps.listings,
     writes: deps.listingWrites,
     logger,
     batchSize: opts.batchSize ?? config.IMPORT_BATCH_SIZE,
+    batchBytes: opts.batchBytes ?? config.IMPORT_BATCH_BYTES,
   });
   const worker = startImportWorker({
     db: deps.database.db,

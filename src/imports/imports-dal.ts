@@ -155,14 +155,21 @@ export async function markFinished(tx: DbOrTx, id: number, status: 'done' | 'fai
     .where(eq(imports.id, id));
 }
 
-/** The next lines without an outcome, in line order. */
-export function pendingLines(tx: DbOrTx, importId: number, limit: number) {
-  return tx
-    .select({ line: importLines.line, content: importLines.content })
+/**
+ * The next lines without an outcome, in line order: at most `limit`, and no more than `maxBytes` of
+ * content but for the first line, so that a batch of long lines (up to 1 MiB each) stays small in
+ * the runner's memory.
+ */
+export async function pendingLines(tx: DbOrTx, importId: number, limit: number, maxBytes: number): Promise<{ line: number; content: string | null }[]> {
+  const bytes = sql`coalesce(octet_length(${importLines.content}), 0)`;
+  const next = tx
+    .select({ line: importLines.line, content: importLines.content, before: sql<string>`sum(${bytes}) over (order by ${importLines.line}) - ${bytes}`.as('before') })
     .from(importLines)
     .where(and(eq(importLines.importId, importId), isNull(importLines.status)))
     .orderBy(asc(importLines.line))
-    .limit(limit);
+    .limit(limit)
+    .as('next');
+  return tx.select({ line: next.line, content: next.content }).from(next).where(sql`${next.before} < ${maxBytes} or ${next.before} = 0`).orderBy(asc(next.line));
 }
 
 export interface LineOutcomeRow {

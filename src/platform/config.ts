@@ -147,7 +147,12 @@ export const ConfigSchema = Type.Object({
   IMPORT_MAX_ITEMS: Type.Integer({ minimum: 1, default: 100_000, description: 'Most non-empty lines in one bulk import; above it 413 and nothing is stored' }),
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 200 * 1024 * 1024, description: 'Largest bulk import body, uncompressed; above it 413 and nothing is stored' }),
   IMPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: "Partners whose bulk imports one indexer runs side by side (each partner's jobs run one at a time)" }),
-  IMPORT_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 200, description: 'Import lines applied, with their outcomes, per transaction' }),
+  IMPORT_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 1000, description: 'Import lines applied, with their outcomes, per transaction' }),
+  IMPORT_BATCH_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 8 * 1024 * 1024,
+    description: "Most bytes of import lines one transaction reads (but always one line): bounds the runner's memory when lines are long",
+  }),
   IMPORT_SWEEP_INTERVAL_MS: Type.Integer({
     minimum: 100,
     default: 2000,

@@ -4,6 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { build, eventually, indexedDocument, INDEXED_WITHIN_MS, listingInput, runId, startImportRunner, startIndexer } from '../helper.js';
+import { pendingLines } from '../../src/imports/imports-dal.js';
 
 const { app, deps, partner } = await build(t);
 const alice = await partner();
@@ -80,6 +81,19 @@ t.test('DELETE cancels a queued import (204); a cancelled one is not run and a s
   t.equal(cancel.statusCode, 204);
   t.equal((await getJob(alice.auth, id)).status, 'cancelled');
   t.equal((await app.inject({ method: 'DELETE', url: `/de/imports/${id}`, headers: alice.auth })).statusCode, 409);
+});
+
+t.test('a batch reads at most IMPORT_BATCH_BYTES of lines, and always one line', async (t) => {
+  const lines = [item({ description: 'x'.repeat(3000) }), item({ description: 'x'.repeat(3000) }), item()];
+  const res = await submit(alice.auth, ndjson(lines));
+  const { id } = res.json();
+  const size = Buffer.byteLength(JSON.stringify(lines[0]));
+  const batchOf = async (limit: number, maxBytes: number) => (await pendingLines(deps.database.db, Number(id), limit, maxBytes)).map((l) => l.line);
+  t.same(await batchOf(10, 1), [1], 'a line longer than the bound is a batch of its own');
+  t.same(await batchOf(10, size + 1), [1, 2], 'the bound stops the batch after the line that reaches it');
+  t.same(await batchOf(10, 10 * size), [1, 2, 3]);
+  t.same(await batchOf(2, 10 * size), [1, 2], 'as does IMPORT_BATCH_SIZE');
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/imports/${id}`, headers: alice.auth })).statusCode, 204);
 });
 
 startImportRunner(t, deps);
