@@ -4,7 +4,8 @@
 // one transaction that applies them through the listing writes every single write uses
 // (src/listings/listings-service.ts) and records each line's outcome and the job's counters: a run
 // killed at any point resumes at the first line without an outcome and applies no line twice.
-// The batch's index events are published after it commits, as a single write's are.
+// The runner writes a committed batch's index documents itself, while it applies the next batch, and
+// finishes a job once they are written: a job that is done is searchable.
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -57,14 +58,47 @@ export interface ImportRunnerDeps {
   listings: Pick<ListingsService, 'create' | 'createMany' | 'update' | 'remove' | 'unchangedByPut'>;
   writes: Pick<ListingWrites, 'publish'>;
   logger: Logger;
+  /**
+   * Writes the index documents of a batch's events at once (listing-sync.ts, syncListings): one
+   * read and one `_bulk` for the batch, where a queue job a listing cost more than the writes.
+   */
+  index: (events: SyncListingJob[]) => Promise<unknown[]>;
   /** Lines a batch applies at most (IMPORT_BATCH_SIZE), and the bytes of content it reads at most (IMPORT_BATCH_BYTES). */
   batchSize: number;
   batchBytes: number;
 }
 
-export function createImportRunner({ db, listings, writes, logger, batchSize, batchBytes }: ImportRunnerDeps) {
+export function createImportRunner({ db, listings, writes, index, logger, batchSize, batchBytes }: ImportRunnerDeps) {
   /** Set on shutdown: runs stop after their current batch, and the next indexer resumes them. */
   let stopping = false;
+  /** Per running import, the index writes of its batch before: they run while the next batch is applied. */
+  const indexing = new Map<number, Promise<void>>();
+
+  /**
+   * Indexes the events of import `id`'s committed batch, beside its next batch, one batch at a time.
+   * Events it could not index (OpenSearch down, a refused document) go through the queue as a
+   * single write's do, and failing that the outbox's relay re-enqueues them: none is lost.
+   */
+  async function indexAfterCommit(id: number, events: SyncListingJob[]): Promise<void> {
+    await indexed(id);
+    const writing = (async () => {
+      try {
+        const outcomes = await index(events);
+        const failed = events.filter((_, i) => outcomes[i] instanceof Error);
+        if (failed.length) await writes.publish(failed);
+      } catch (err) {
+        logger.warn({ err, events: events.length }, 'indexing an import batch failed; its events go through the queue');
+        await writes.publish(events).catch(() => {});
+      }
+    })();
+    indexing.set(id, writing);
+  }
+
+  /** Resolves once the index writes of import `id`'s batches so far are done. */
+  async function indexed(id: number): Promise<void> {
+    await indexing.get(id);
+    indexing.delete(id);
+  }
 
   /**
    * Applies one parsed line inside the batch's transaction. `mapped` is the listing its source_id
@@ -133,8 +167,8 @@ export function createImportRunner({ db, listings, writes, logger, batchSize, ba
   }
 
   /**
-   * Runs `work` on the locked job while it is still running, in one transaction, then publishes
-   * the index events of the writes it made. Returns undefined once the job is no longer running.
+   * Runs `work` on the locked job while it is still running, in one transaction, then starts
+   * the index writes of the writes it made (indexAfterCommit). Returns undefined once the job is no longer running.
    */
   async function inBatch<T>(id: number, work: (tx: DbOrTx, job: ImportRow, events: SyncListingJob[]) => Promise<T>): Promise<T | undefined> {
     const events: SyncListingJob[] = [];
@@ -142,7 +176,7 @@ export function createImportRunner({ db, listings, writes, logger, batchSize, ba
       const job = await lockImport(tx, id);
       return job?.status === 'running' ? work(tx, job, events) : undefined;
     });
-    await writes.publish(events);
+    if (events.length) await indexAfterCommit(id, events);
     return result;
   }
 
@@ -238,13 +272,24 @@ export function createImportRunner({ db, listings, writes, logger, batchSize, ba
     const caller: Caller = { partnerId: partner.partnerId, name: partner.name, role: partner.role };
     await markRunning(db, job.id);
     log.info({ lines: job.lines, processed: job.processed }, job.status === 'running' ? 'import resumed' : 'import started');
-    while (!stopping && (await applyNextLines(job.id, caller)));
+    try {
+      await applyImport(job.id, caller, log);
+    } finally {
+      await indexed(job.id);
+    }
+  }
+
+  /** Applies the running import `id`'s lines, then mode=replace's deletes, then finishes it. */
+  async function applyImport(id: number, caller: Caller, log: Logger): Promise<void> {
+    while (!stopping && (await applyNextLines(id, caller)));
     if (stopping) return;
-    const current = await inBatch(job.id, async (_tx, row) => row);
+    const current = await inBatch(id, async (_tx, row) => row);
     if (!current) return log.info('import stopped: cancelled');
-    if (current.mode === 'replace' && current.failed === 0) while (!stopping && (await deleteNextUnnamed(job.id, caller)));
+    if (current.mode === 'replace' && current.failed === 0) while (!stopping && (await deleteNextUnnamed(id, caller)));
     if (stopping) return;
-    await finish(job.id);
+    // Done once its listings are in the index: a search then finds what the job wrote.
+    await indexed(id);
+    await finish(id);
     log.info('import done');
   }
 

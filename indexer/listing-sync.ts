@@ -40,8 +40,12 @@ export function listingBulkAction(record: ListingForIndex, index: string, urls: 
   return row.deletedAt ? { op: 'delete', ...target } : { op: 'index', ...target, document: listingDocumentOf(record, urls) };
 }
 
-/** Syncs the listings of `jobs`; one outcome (or Error, for the job to retry) per job, in order. */
-async function syncBatch({ db, opensearch, names, urls, logger, metrics }: SyncDeps, jobs: SyncListingJob[]): Promise<(SyncOutcome | Error)[]> {
+/**
+ * Syncs the listings of `jobs` now, with one read and one `_bulk`; one outcome (or Error, for the
+ * job to retry) per job, in order. The micro-batcher calls it for queue jobs; a bulk import's runner
+ * calls it for a whole batch of its writes (indexer/import-runner.ts).
+ */
+export async function syncListings({ db, opensearch, names, urls, logger, metrics }: SyncDeps, jobs: SyncListingJob[]): Promise<(SyncOutcome | Error)[]> {
   // Two jobs of one listing (two versions) sync it once: its current row is the newest version.
   const ids = [...new Set(jobs.map((job) => job.listingId))];
   const records = await loadListingsForIndex(db, ids);
@@ -88,7 +92,7 @@ export function createListingSync(deps: SyncDeps) {
   return createMicroBatcher<SyncListingJob, SyncOutcome>({
     maxItems: deps.batch?.maxItems ?? 32,
     maxWaitMs: deps.batch?.maxWaitMs ?? 5,
-    flush: (jobs) => syncBatch(deps, jobs),
+    flush: (jobs) => syncListings(deps, jobs),
   });
 }
 

@@ -23,7 +23,7 @@ import { sealStoredSecrets } from '../src/webhooks/seal-stored-secrets.js';
 import { secretBoxOf } from '../src/webhooks/secret-box.js';
 import { startHousekeeping } from './housekeeping.js';
 import { createImportRunner, startImportWorker } from './import-runner.js';
-import { createListingSync } from './listing-sync.js';
+import { createListingSync, syncListings, type SyncDeps } from './listing-sync.js';
 import { startRelay } from './relay.js';
 import { startDeliverySweeper, startDeliveryWorker } from './webhook-delivery.js';
 import { startDispatcher } from './webhook-dispatch.js';
@@ -55,7 +55,7 @@ void (async () => {
 })();
 const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
 const metrics = createMetrics({ db: database.db, queue, cacheMs: config.METRICS_CACHE_MS });
-const sync = createListingSync({
+const syncDeps: SyncDeps = {
   db: database.db,
   opensearch,
   names: indexNames(config.INDEX_PREFIX),
@@ -63,7 +63,8 @@ const sync = createListingSync({
   logger,
   metrics,
   batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
-});
+};
+const sync = createListingSync(syncDeps);
 const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics });
 // The indexer removes the files the API wrote: with MEDIA_DRIVER=local both must share MEDIA_DIR.
 const housekeeping = startHousekeeping({
@@ -125,6 +126,7 @@ const importWorker = startImportWorker({
     logger,
     batchSize: config.IMPORT_BATCH_SIZE,
     batchBytes: config.IMPORT_BATCH_BYTES,
+    index: (events) => syncListings(syncDeps, events),
     listings: createListingsService({ db: database.db, writes: importWrites, urls: publicUrls(config) }),
   }),
 });

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { createImportRunner, startImportWorker } from '../indexer/import-runner.js';
-import { createListingSync } from '../indexer/listing-sync.js';
+import { createListingSync, syncListings, type SyncDeps } from '../indexer/listing-sync.js';
 import { startRelay } from '../indexer/relay.js';
 import { startWorker } from '../indexer/worker.js';
 import { buildApp } from '../src/http/app.js';
@@ -58,15 +58,7 @@ export async function build(t: Test, overrides: ApiDepsOverrides & { config?: Pa
  */
 export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayIntervalMs?: number } = {}) {
   // The indexer's own settings: jobs meet in batches as in production.
-  const sync = createListingSync({
-    db: deps.database.db,
-    opensearch: deps.opensearch,
-    names,
-    urls: publicUrls(config),
-    logger,
-    metrics: deps.metrics,
-    batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
-  });
+  const sync = createListingSync(indexSyncDeps(deps));
   const worker = startWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.INDEXER_CONCURRENCY, sync, logger, metrics: deps.metrics });
   const queue = createIndexQueue(config.REDIS_URL, config.QUEUE_PREFIX);
   const relay = startRelay({ db: deps.database.db, queue, logger, graceMs: 500, intervalMs: opts.relayIntervalMs ?? 300, recentMs: config.RELAY_RECENT_MS });
@@ -86,6 +78,17 @@ export async function startIndexer(t: Test, deps: ApiDeps, opts: { relayInterval
   return { sync, worker: worker.worker };
 }
 
+/** What the indexer's listing sync works with, as indexer/main.ts gives it. */
+const indexSyncDeps = (deps: ApiDeps): SyncDeps => ({
+  db: deps.database.db,
+  opensearch: deps.opensearch,
+  names,
+  urls: publicUrls(config),
+  logger,
+  metrics: deps.metrics,
+  batch: { maxItems: config.INDEXER_BATCH_SIZE, maxWaitMs: config.INDEXER_BATCH_WAIT_MS },
+});
+
 /** Runs the indexer's bulk-import runner (indexer/import-runner.ts) in this process until the test ends. */
 export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: number; batchBytes?: number } = {}) {
   const runner = createImportRunner({
@@ -95,6 +98,8 @@ export function startImportRunner(t: Test, deps: ApiDeps, opts: { batchSize?: nu
     logger,
     batchSize: opts.batchSize ?? config.IMPORT_BATCH_SIZE,
     batchBytes: opts.batchBytes ?? config.IMPORT_BATCH_BYTES,
+    // The indexer's own index writes for its batches (indexer/main.ts).
+    index: (events) => syncListings(indexSyncDeps(deps), events),
   });
   const worker = startImportWorker({
     db: deps.database.db,

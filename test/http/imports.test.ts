@@ -369,12 +369,26 @@ t.test("another partner's import is 404; admins see it; lists hold the caller's 
   t.ok(((await app.inject({ url: '/de/imports', headers: admin.auth })).json().imports as Job[]).some((j) => j.id === job.id));
 });
 
-t.test('the listings of a finished import are in the index', async (t) => {
-  await startIndexer(t, deps);
-  const job = await run(alice.auth, [item(), item()]);
+t.test('a finished import is in the index: its documents are written before it is done', async (t) => {
+  // No index worker runs: the runner writes its batches' documents itself.
+  const job = await run(alice.auth, [item(), item(), { ...item(), latitude: 48.1, longitude: 11.5 }]);
   const ids = (await results(alice.auth, job.id)).map((l) => l.id!);
   for (const id of ids) {
-    const doc = await eventually(() => indexedDocument(deps, 'de', id).then((d) => d ?? undefined), INDEXED_WITHIN_MS, `listing ${id} in the index`);
-    t.match(doc.source.name, /^Import /);
+    const doc = await indexedDocument(deps, 'de', id);
+    t.equal(doc?.version, 1, `listing ${id} is in the index at its version when the job is done`);
+    t.match(doc?.source.name, /^Import /);
   }
+  const pending = await deps.database.pool.query('select count(*)::int as n from outbox where listing_id = any($1::bigint[]) and processed_at is null', [ids]);
+  t.equal(pending.rows[0].n, 0, 'and their outbox events are done: no queue job is needed');
+});
+
+t.test('a single write after an import reaches the index through the index worker', async (t) => {
+  await startIndexer(t, deps);
+  const imported = item();
+  const job = await run(alice.auth, [imported]);
+  const [{ id }] = (await results(alice.auth, job.id)) as [Result];
+  const put = await app.inject({ method: 'PUT', url: `/de/listings/${id}`, headers: alice.auth, payload: { ...imported, name: `Renamed ${imported.source_id}` } });
+  t.equal(put.statusCode, 200);
+  const doc = await eventually(() => indexedDocument(deps, 'de', id!).then((d) => (d && d.version >= 2 ? d : undefined)), INDEXED_WITHIN_MS, `listing ${id} at version 2 in the index`);
+  t.match(doc.source.name, /^Renamed /);
 });
