@@ -149,18 +149,25 @@ export async function indexedDocument(deps: ApiDeps, country: string, id: string
 }
 
 /**
- * The map tiles of listing `id`'s document, from doc values (they are not in `_source`,
- * docs/analytics.md), sorted; null without a document.
+ * Fields of listing `id`'s document read from doc values, for the fields the mapping leaves out of
+ * `_source` (docs/analytics.md): each an array, as OpenSearch answers, [] when the document has no
+ * value; null without a document.
  */
-export async function indexedTiles(deps: ApiDeps, country: string, id: string | number): Promise<string[] | null> {
+export async function indexedDocValues(deps: ApiDeps, country: string, id: string | number, fields: string[]): Promise<Record<string, unknown[]> | null> {
   // A search sees the document only once a refresh made it visible (a get sees it at once).
   await deps.opensearch.indices.refresh({ index: names.listingsAlias(country) });
   const res = await deps.opensearch.search({
     index: names.listingsAlias(country),
-    body: { size: 1, _source: false, query: { ids: { values: [`${country}:${id}`] } }, docvalue_fields: ['tiles'] },
+    body: { size: 1, _source: false, query: { ids: { values: [`${country}:${id}`] } }, docvalue_fields: fields },
   });
-  const hit = (res.body.hits.hits as { fields?: { tiles?: string[] } }[])[0];
-  return hit ? [...(hit.fields?.tiles ?? [])].sort() : null;
+  const hit = (res.body.hits.hits as { fields?: Record<string, unknown[]> }[])[0];
+  return hit ? Object.fromEntries(fields.map((field) => [field, hit.fields?.[field] ?? []])) : null;
+}
+
+/** The map tiles of listing `id`'s document, from doc values, sorted; null without a document. */
+export async function indexedTiles(deps: ApiDeps, country: string, id: string | number): Promise<string[] | null> {
+  const values = await indexedDocValues(deps, country, id, ['tiles']);
+  return values ? (values.tiles as string[]).sort() : null;
 }
 
 /**

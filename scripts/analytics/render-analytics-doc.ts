@@ -96,9 +96,18 @@ GeoNames codes name no region in the data set have none (\`region\` null).
 \`tiles\` holds the keys \`z/x/y\` of the Web Mercator tiles (the numbering every web map uses) that
 hold the listing at zooms 4, 6, 8, 10, 12 and 14. The minimal distribution has no geo-grid
 aggregation, so a \`terms\` aggregation over \`tiles\` with \`"include": "10/.*"\` draws a map at zoom 10
-(question 9). The keys are indexed and kept in doc values but left out of \`_source\`, where they
-would repeat in about 80 bytes of JSON a document what \`loc\` says: a hit shows
-them when the search asks for \`"docvalue_fields": ["tiles"]\`.
+(question 9).
+
+### Fields kept out of \`_source\`
+
+The fields computed from the listing itself (\`tiles\` from \`loc\`; \`claimed\`, \`zip\`, \`street\`,
+\`region\`, \`category_groups\`, \`image_count\`, the \`has_*\` flags but \`has_offer\`, and
+\`completeness\` from \`listing\`) are indexed and kept in doc values but left out of \`_source\`,
+where they would only repeat what \`listing\` and \`loc\` already say.
+Queries, aggregations and sorts use them as any other field; a hit shows them when the search asks
+for them, for example \`"docvalue_fields": ["region", "completeness", "tiles"]\`. The fields only
+PostgreSQL knows (\`created_at\`, \`status\`, \`claimed_by\`, \`created_by\`, \`has_offer\`) stay in
+\`_source\`.
 
 ### Internal fields
 

@@ -20,6 +20,13 @@ t.test('every mapped field has one entry of the same type, and every entry a map
   }
 });
 
+t.test('a field says it is not in _source exactly when the mapping leaves it out', async (t) => {
+  for (const [index, { mapping, fields }] of Object.entries(dictionary.indices)) {
+    const excluded = new Set((JSON.parse(read(mapping)) as { mappings: { _source?: { excludes?: string[] } } }).mappings._source?.excludes ?? []);
+    for (const f of fields) t.equal(f.meaning.includes('not in `_source`'), excluded.has(f.field), `${index}.${f.field}`);
+  }
+});
+
 t.test('docs/analytics.md and analytics/dashboards.ndjson are what npm run docs:analytics writes', async (t) => {
   t.equal(read('docs', 'analytics.md'), renderAnalyticsDoc(dictionary, questions), 'docs/analytics.md: run npm run docs:analytics');
   t.equal(read('analytics', 'dashboards.ndjson'), toNdjson(dashboardObjects(questions)), 'analytics/dashboards.ndjson: run npm run docs:analytics');
