@@ -60,8 +60,12 @@ function sameContent(field: ContentField, stored: Listing, sent: ContentView): b
   return isDeepStrictEqual(stored[field], sent[field]);
 }
 
-/** The lists (emails, phones, links) of `sent` that hold the stored items: a write leaves them, and their ids, as stored. */
-export const unchangedLists = (stored: Listing, sent: ContentView): Set<ListField> => new Set(LISTS.filter((field) => sameItems(stored[field], sent[field])));
+/** The lists of a listing that live in tables of their own (listing-writes-dal.ts, SubObjects). */
+export const SUB_OBJECT_LISTS = [...LISTS, 'categories'] as const satisfies readonly ContentField[];
+export type SubObjectList = (typeof SUB_OBJECT_LISTS)[number];
+
+/** The lists of `sent` that hold the stored items: an update leaves their rows, and ids, as stored. */
+export const keptLists = (stored: Listing, sent: ContentView): Set<SubObjectList> => new Set(SUB_OBJECT_LISTS.filter((field) => sameContent(field, stored, sent)));
 
 /** Whether a content write of `sent` would change nothing the stored listing shows. */
 export const changesNothing = (stored: Listing, sent: ContentView): boolean => CONTENT_FIELDS.every((field) => sameContent(field, stored, sent));

@@ -8,20 +8,8 @@ import { preparedStatement } from '../db/prepared-statement.js';
 import { createdChangeInserts } from '../changes/changes-dal.js';
 import { categories, listingCategories, listingEmails, listingLinks, listingPhones, listings, mappings } from '../db/schema.js';
 import type { WriteChannel } from '../changes/write-channels.js';
-import {
-  imagesOf,
-  listingJson,
-  listsFrom,
-  toListingForView,
-  type ImageJson,
-  type ListingForIndex,
-  type ListingForView,
-  type ListingJson,
-  type ListingRow,
-  type ListSources,
-  type NewListing,
-} from './listing-records.js';
-import { LISTING_FIELDS } from './listing-diff.js';
+import { listingJson, listsFrom, toListingForView, type ListingForIndex, type ListingForView, type ListingJson, type ListingRow, type ListSources, type NewListing } from './listing-records.js';
+import { LISTING_FIELDS, type SubObjectList } from './listing-diff.js';
 
 // Prepared (src/db/prepared-statement.ts): every workflow of a listing starts with it.
 const lockLiveListingStatement = preparedStatement<{ id: number; country: string }>('lock_live_listing', (db) =>
@@ -159,12 +147,13 @@ const INSERTED_LISTS: ListSources = {
 
 /**
  * The select that ends a statement writing one listing (a create, an update): the listing row the
- * CTE `l` returns, its lists from the rows the statement inserted, and its images, which is what
- * the answer shows. The lists cannot be read from their tables: the statement's own query reads
- * the snapshot taken before it ran. The images are read there, as the write leaves them alone
- * (image writes lock the listing row, as this write does). The listing's columns are named, not
- * `l.*`: a prepared statement's result must keep its shape, and a column added by a migration
- * while the API runs would change what `*` means (PostgreSQL then refuses the statement).
+ * CTE `l` returns and the lists the statement inserted. The lists cannot be read from their
+ * tables: the statement's own query reads the snapshot taken before it ran. The images are not
+ * read: a new listing has none, and an update holds the lock that image writes take, so the
+ * images it read with its lock are the listing's (replaceListing adds them). The
+ * listing's columns are named, not `l.*`: a prepared statement's result must keep its shape, and a
+ * column added by a migration while the API runs would change what `*` means (PostgreSQL then
+ * refuses the statement).
  */
 function selectWrittenRecord(): SQL {
   const lists = listsFrom(INSERTED_LISTS);
@@ -174,15 +163,16 @@ function selectWrittenRecord(): SQL {
   );
   return sql`
     select ${listingColumns}, ${lists.emails} as emails, ${lists.phones} as phones, ${lists.links} as links,
-      ${lists.categories} as categories, ${imagesOf(sql`l.id`)} as images
+      ${lists.categories} as categories
     from l`;
 }
 
-/** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values), its lists and images. */
-type WrittenRecordRow = Record<string, unknown> & Pick<ListingForIndex, 'emails' | 'phones' | 'links' | 'categories'> & { images: ImageJson[] };
+/** A row of selectWrittenRecord: the listing row as stored (snake_case columns, raw values) and the lists the statement inserted. */
+type WrittenRecordRow = Record<string, unknown> & Pick<ListingForIndex, 'emails' | 'phones' | 'links' | 'categories'>;
 
-function decodeWrittenRecord({ emails, phones, links, categories: categoryList, images, ...listing }: WrittenRecordRow): ListingForView {
-  return toListingForView({ listing, emails, phones, links, categories: categoryList, images });
+/** A written record, with no images (selectWrittenRecord reads none). */
+function decodeWrittenRecord({ emails, phones, links, categories: categoryList, ...listing }: WrittenRecordRow): ListingForView {
+  return toListingForView({ listing, emails, phones, links, categories: categoryList, images: [] });
 }
 
 /** The columns a partner sets with a listing's content, on create and on update (the same set of a listing's fields). */
@@ -298,24 +288,35 @@ export async function updateListingToNextVersion(tx: DbOrTx, id: number, values:
   return updated!.version;
 }
 
-const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] }, { id: string }>('clear_listing_sub_objects', () => {
+/** Per list, whether an update replaces its rows: a kept list (keptLists, listing-diff.ts) is left as stored. */
+type ReplacedLists = { replaceEmails: boolean; replacePhones: boolean; replaceLinks: boolean; replaceCategories: boolean };
+
+const replacedLists = (kept: ReadonlySet<SubObjectList>): ReplacedLists => ({
+  replaceEmails: !kept.has('emails'),
+  replacePhones: !kept.has('phones'),
+  replaceLinks: !kept.has('links'),
+  replaceCategories: !kept.has('categories'),
+});
+
+const clearSubObjectsStatement = preparedStatement<{ id: number; country: string; categoryIds: string[] } & ReplacedLists, { id: string }>('clear_listing_sub_objects', () => {
   const id = sql`${sql.placeholder('id')}::bigint`;
+  const replace = (list: keyof ReplacedLists) => sql`${sql.placeholder(list)}::boolean`;
   return sql`
-      with deleted_emails as (delete from ${listingEmails} where listing_id = ${id}),
-        deleted_phones as (delete from ${listingPhones} where listing_id = ${id}),
-        deleted_links as (delete from ${listingLinks} where listing_id = ${id}),
-        deleted_categories as (delete from ${listingCategories} where listing_id = ${id})
+      with deleted_emails as (delete from ${listingEmails} where listing_id = ${id} and ${replace('replaceEmails')}),
+        deleted_phones as (delete from ${listingPhones} where listing_id = ${id} and ${replace('replacePhones')}),
+        deleted_links as (delete from ${listingLinks} where listing_id = ${id} and ${replace('replaceLinks')}),
+        deleted_categories as (delete from ${listingCategories} where listing_id = ${id} and ${replace('replaceCategories')})
       select c.id from ${categories} c where c.country = ${sql.placeholder('country')}::text and c.id = any(${columnPlaceholders('categoryIds')})`;
 });
 
 /**
- * The first statement of an update (replaceListing is the second): deletes the emails, phones,
- * links and categories of listing `id` (the update read them with its lock, lockLiveListingRecord)
- * and returns which of `categoryIds` are categories of `country`, in one round trip. An update
- * that validation then refuses rolls back, its sub-objects with it.
+ * The first statement of an update (replaceListing is the second): deletes the rows of the lists of
+ * listing `id` the update replaces (all but `kept`; the update read them with its lock,
+ * lockLiveListingRecord) and returns which of `categoryIds` are categories of `country`, in one
+ * round trip. An update that validation then refuses rolls back, its sub-objects with it.
  */
-export async function clearSubObjects(tx: DbOrTx, id: number, country: string, categoryIds: string[]): Promise<{ knownCategoryIds: Set<string> }> {
-  const rows = await clearSubObjectsStatement(tx, { id, country, categoryIds });
+export async function clearSubObjects(tx: DbOrTx, id: number, country: string, categoryIds: string[], kept: ReadonlySet<SubObjectList>): Promise<{ knownCategoryIds: Set<string> }> {
+  const rows = await clearSubObjectsStatement(tx, { id, country, categoryIds, ...replacedLists(kept) });
   return { knownCategoryIds: new Set(rows.map((row) => row.id)) };
 }
 
@@ -336,13 +337,29 @@ const replaceListingStatement = preparedStatement<ReplacedListingValues, Written
 });
 
 /**
- * The second statement of an update, after clearSubObjects: sets the content of listing `id`,
- * moves it to its next version, inserts `subs` as its sub-objects (kept ids kept), and returns the
- * listing as stored, in one round trip. Not one with the deletes: the sub-statements of one
- * statement run in no defined order, and a kept id (or a position) inserted before its old row is
- * deleted would violate its unique key.
+ * The second statement of an update, after clearSubObjects: sets the content of the locked listing
+ * `stored`, moves it to its next version and inserts the lists of `subs` it replaces (kept ids
+ * kept; the `kept` lists are left as stored), in one round trip. Returns the listing as stored:
+ * the row and the lists it wrote, the kept lists and the images as the lock read them. Not one
+ * statement with the deletes: the sub-statements of one statement run in no defined order, and a
+ * kept id (or a position) inserted before its old row is deleted would violate its unique key.
  */
-export async function replaceListing(tx: DbOrTx, id: number, country: string, content: ListingContent, subs: SubObjects): Promise<ListingForView> {
-  const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(subs), id, country, updatedAt: new Date() });
-  return decodeWrittenRecord(replaced!);
+export async function replaceListing(tx: DbOrTx, stored: ListingForView, content: ListingContent, subs: SubObjects, kept: ReadonlySet<SubObjectList>): Promise<ListingForView> {
+  const { id, country } = stored.row;
+  const inserted: SubObjects = {
+    emails: kept.has('emails') ? [] : subs.emails,
+    phones: kept.has('phones') ? [] : subs.phones,
+    links: kept.has('links') ? [] : subs.links,
+    categoryIds: kept.has('categories') ? [] : subs.categoryIds,
+  };
+  const [replaced] = await replaceListingStatement(tx, { ...content, ...subObjectColumns(inserted), id, country, updatedAt: new Date() });
+  const record = decodeWrittenRecord(replaced!);
+  return {
+    ...record,
+    emails: kept.has('emails') ? stored.emails : record.emails,
+    phones: kept.has('phones') ? stored.phones : record.phones,
+    links: kept.has('links') ? stored.links : record.links,
+    categories: kept.has('categories') ? stored.categories : record.categories,
+    images: stored.images,
+  };
 }

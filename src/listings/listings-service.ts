@@ -10,7 +10,7 @@ import { markListingFilesForCleanup } from '../media/media-files-dal.js';
 import type { Caller } from '../partners/partners-service.js';
 import type { ListingInput } from '../schemas/listing.js';
 import { channelOf, CONCURRENT_CHANGE, type ListingWrites, type WriteOptions } from './change-listing.js';
-import { changedFields, changesNothing, unchangedLists } from './listing-diff.js';
+import { changedFields, changesNothing, keptLists, SUB_OBJECT_LISTS } from './listing-diff.js';
 import { listingsAtVersions } from './listing-history.js';
 import { readListingWithHistory } from './listing-history-dal.js';
 import { patchedListing, restoredListing } from './listing-put-body.js';
@@ -55,15 +55,6 @@ function subObjectsOf(input: ListingInput, keepIds: boolean): SubObjects {
   };
 }
 
-/** `subs` with the stored ids for each list that holds the stored items (listing-diff.ts, unchangedLists): a write leaves them as they are. */
-function withStoredIds(subs: SubObjects, unchanged: ReadonlySet<'emails' | 'phones' | 'links'>, stored: ListingForView): SubObjects {
-  const ids =
-    (list: 'emails' | 'phones' | 'links') =>
-    <T>(items: T[]) =>
-      unchanged.has(list) ? items.map((item, i) => ({ ...item, id: stored[list][i]!.id })) : items;
-  return { ...subs, emails: ids('emails')(subs.emails), phones: ids('phones')(subs.phones), links: ids('links')(subs.links) };
-}
-
 function listingFields(input: ListingInput, { hours, specialHours, timeZone }: NormalisedHours): ListingContent {
   return {
     name: input.name,
@@ -86,11 +77,13 @@ function listingFields(input: ListingInput, { hours, specialHours, timeZone }: N
 
 /**
  * `input`, a PUT body, against the listing as stored: checked with the stored categories as the
- * known ones (a body that changes nothing has only those; one that changes something is checked
- * again before it is written), and whether it would change nothing the listing shows.
+ * known ones, and whether it would change nothing the listing shows. That check stands when every
+ * category the body names is one of the stored ones (`categoriesStored`); otherwise a body that
+ * changes something is checked again with the categories the database knows (`check`).
  */
 function compareWithStored(record: ListingForView, current: Listing, input: ListingInput, country: string) {
   const subs = subObjectsOf(input, true);
+  const storedCategoryIds = new Set(record.categories.map((c) => c.id));
   const check = (known: ReadonlySet<string>) =>
     validateListingInput(input, {
       country,
@@ -98,9 +91,10 @@ function compareWithStored(record: ListingForView, current: Listing, input: List
       keepSubIds: true,
       existingSubIds: { emails: new Set(record.emails.map((e) => e.id)), phones: new Set(record.phones.map((p) => p.id)), links: new Set(record.links.map((l) => l.id)) },
     });
-  const { errors: early, ...asStored } = check(new Set(record.categories.map((c) => c.id)));
+  const asStored = check(storedCategoryIds);
   const view = toContentView(listingFields(input, asStored), subs, country);
-  return { subs, check, view, unchanged: early.length === 0 && changesNothing(current, view) };
+  const categoriesStored = categoryIdsOf(input).every((categoryId) => storedCategoryIds.has(categoryId));
+  return { subs, check, asStored, categoriesStored, view, unchanged: asStored.errors.length === 0 && changesNothing(current, view) };
 }
 
 /**
@@ -159,16 +153,22 @@ export function createListingsService({ db, writes, urls }: ListingsServiceDeps)
         const current = toListing(record, urls);
         stored = current;
         const input = await bodyFor(current, tx);
-        const { subs, check, view, unchanged } = compareWithStored(record, current, input, country);
+        const { subs, check, asStored, categoriesStored, view, unchanged } = compareWithStored(record, current, input, country);
         if (unchanged) {
           if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
           return { result: { listing: current, changed: false }, change: null };
         }
-        // Two statements: the first clears the sub-objects and returns the known categories; a refused update rolls back.
-        const { knownCategoryIds: known } = await clearSubObjects(tx, id, country, categoryIdsOf(input));
-        const { errors, ...normalised } = check(known);
+        if (categoriesStored && asStored.errors.length) throw validationError(asStored.errors);
+        // The lists the body leaves as they are keep their rows. The others are cleared first, in
+        // a statement that also looks up categories the listing does not have yet (a refused
+        // update rolls back); with nothing to clear or look up, the update is one statement.
+        const kept = keptLists(current, view);
+        let checked = asStored;
+        if (!categoriesStored) checked = check((await clearSubObjects(tx, id, country, categoryIdsOf(input), kept)).knownCategoryIds);
+        else if (kept.size < SUB_OBJECT_LISTS.length) await clearSubObjects(tx, id, country, [], kept);
+        const { errors, ...normalised } = checked;
         if (errors.length) throw validationError(errors);
-        const written = await replaceListing(tx, id, country, listingFields(input, normalised), withStoredIds(subs, unchangedLists(current, view), record));
+        const written = await replaceListing(tx, record, listingFields(input, normalised), subs, kept);
         if (input.source_id !== undefined) await setMapping(tx, caller, country, id, input.source_id);
         // The listing as the update stored it: what a read after the commit would find, with no read.
         const after = toListing(written, urls);

@@ -206,6 +206,18 @@ t.test('the update response is the stored listing, images included, as a GET rea
   );
   const read = (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json();
   t.strictSame(read, updated, 'field for field, types included');
+
+  // A new name alone leaves every list's rows as they are: the update is one statement, and its
+  // answer takes the lists and images the lock read.
+  const renamed = await app.inject({ method: 'PUT', url: `/de/listings/${created.id}`, headers: owner.auth, payload: { ...read, name: 'Umbenannt' } });
+  t.equal(renamed.statusCode, 200);
+  t.equal(renamed.json().version, read.version + 1);
+  t.strictSame(renamed.json(), (await app.inject({ url: `/de/listings/${created.id}`, headers: owner.auth })).json(), 'a rename too answers as a GET reads it back');
+  t.same(
+    renamed.json().phones.map((p: { id: string }) => p.id),
+    read.phones.map((p: { id: string }) => p.id),
+    'its lists keep their ids',
+  );
 });
 
 t.test('a refused PUT leaves the listing as it was, sub-objects included', async (t) => {

@@ -2,7 +2,7 @@
 // patch, the entity tags, and the history rebuilt from what each version changed.
 import t from 'tap';
 import { ifMatchOf, listingEtag, matchesEtag, versionPrecondition } from '../../src/http/entity-tags.js';
-import { changedFields, changesNothing, sameItems, touchedFields, unchangedLists } from '../../src/listings/listing-diff.js';
+import { changedFields, changesNothing, sameItems, touchedFields, keptLists } from '../../src/listings/listing-diff.js';
 import { authorOf, HIDDEN, historyEntry, listingsAtVersions, type HistoryRow } from '../../src/listings/listing-history.js';
 import { applyMergePatch, mergeListingPatch, patchedListing, putBodyOf, restoredListing } from '../../src/listings/listing-put-body.js';
 import { toPreview, type ContentView, type Listing } from '../../src/listings/listing-view.js';
@@ -70,7 +70,8 @@ t.test('lists: the same items in the same order match; an order or an item chang
   t.ok(sameItems(stored, [{ address: 'a@x.de' }, { address: 'b@x.de' }]));
   t.notOk(sameItems(stored, [{ address: 'b@x.de' }, { address: 'a@x.de' }]));
   t.notOk(sameItems(stored, [{ address: 'a@x.de' }]));
-  t.same([...unchangedLists(listing, sentAsStored({ phones: [] }))], ['emails', 'links']);
+  t.same([...keptLists(listing, sentAsStored({ phones: [] }))], ['emails', 'links', 'categories']);
+  t.same([...keptLists(listing, sentAsStored({ categories: [{ id: 'amenity/cafe' }] }))], ['emails', 'phones', 'links']);
 });
 
 t.test('changedFields names what differs as GET shows it, with the values before, never the version', async (t) => {
