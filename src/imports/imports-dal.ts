@@ -77,14 +77,22 @@ export function listImports(db: DbOrTx, country: string, partnerId: number | nul
     .limit(limit);
 }
 
-/** Cancels a queued or running job; false when it had already ended. */
+/**
+ * Cancels a queued or running job; false when it had already ended. A running job's row is locked
+ * by the batch being applied (the runner's lockImport): the cancel waits for that batch to commit,
+ * however long past DB_LOCK_TIMEOUT_MS it takes (statement timeout aside), so the lines applied
+ * are exactly those committed before the cancel and a DELETE does not fail because a batch is slow.
+ */
 export async function cancelImport(db: DbOrTx, id: number): Promise<boolean> {
-  const rows = await db
-    .update(imports)
-    .set({ status: 'cancelled', finishedAt: sql`now()` })
-    .where(and(eq(imports.id, id), inArray(imports.status, [...UNFINISHED])))
-    .returning({ id: imports.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local lock_timeout = 0`);
+    const rows = await tx
+      .update(imports)
+      .set({ status: 'cancelled', finishedAt: sql`now()` })
+      .where(and(eq(imports.id, id), inArray(imports.status, [...UNFINISHED])))
+      .returning({ id: imports.id });
+    return rows.length > 0;
+  });
 }
 
 /** Outcomes of the processed lines after `afterLine`, in line order. */

@@ -3,7 +3,7 @@
 // Idempotency-Key, visibility, the change feed and the index.
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { build, eventually, indexedDocument, INDEXED_WITHIN_MS, listingInput, runId, startImportRunner, startIndexer } from '../helper.js';
+import { build, config, eventually, indexedDocument, INDEXED_WITHIN_MS, listingInput, runId, startImportRunner, startIndexer } from '../helper.js';
 import { pendingLines } from '../../src/imports/imports-dal.js';
 
 const { app, deps, partner } = await build(t);
@@ -81,6 +81,21 @@ t.test('DELETE cancels a queued import (204); a cancelled one is not run and a s
   t.equal(cancel.statusCode, 204);
   t.equal((await getJob(alice.auth, id)).status, 'cancelled');
   t.equal((await app.inject({ method: 'DELETE', url: `/de/imports/${id}`, headers: alice.auth })).statusCode, 409);
+});
+
+t.test('DELETE of a job whose batch holds its row longer than DB_LOCK_TIMEOUT_MS waits for the batch, then cancels', async (t) => {
+  const { id } = (await submit(alice.auth, ndjson([item()]))).json();
+  // A batch being applied holds the job's row (indexer/import-runner.ts, lockImport) until it commits.
+  const batch = await deps.database.pool.connect();
+  t.teardown(() => batch.release());
+  await batch.query('begin');
+  await batch.query('select id from imports where id = $1 for update', [id]);
+  const cancelling = app.inject({ method: 'DELETE', url: `/de/imports/${id}`, headers: alice.auth });
+  // Held for twice the lock timeout: a cancel that gave up after DB_LOCK_TIMEOUT_MS would answer 503.
+  await new Promise((resolve) => setTimeout(resolve, 2 * config.DB_LOCK_TIMEOUT_MS));
+  await batch.query('commit');
+  t.equal((await cancelling).statusCode, 204);
+  t.equal((await getJob(alice.auth, id)).status, 'cancelled');
 });
 
 t.test('a batch reads at most IMPORT_BATCH_BYTES of lines, and always one line', async (t) => {
