@@ -11,7 +11,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../src/db/client.js';
 import { createImportQueue, IMPORT_QUEUE, parseRunImportsJob } from '../src/imports/import-queue.js';
-import { parseImportLine, type ParsedLine } from '../src/imports/import-line.js';
+import { checkImportLine, readImportLine, type ParsedLine, type ReadLine } from '../src/imports/import-line.js';
+import { lineFingerprint } from '../src/imports/import-fingerprint.js';
 import {
   addCounts,
   deleteAbandonedUploads,
@@ -34,7 +35,8 @@ import type { ListingWrites, WriteOptions } from '../src/listings/change-listing
 import type { ListingsService } from '../src/listings/listings-service.js';
 import type { Listing } from '../src/listings/listing-view.js';
 import type { CreatedVersion } from '../src/listings/batch-create-dal.js';
-import { findMappedListings } from '../src/listings/mappings-dal.js';
+import { findMappingsForImport, recordImportFingerprints, type MappedForImport } from '../src/listings/mappings-dal.js';
+import { isClaimedByOther } from '../src/listings/ownership.js';
 import type { SyncListingJob } from '../src/outbox/jobs.js';
 import type { Caller } from '../src/partners/partners-service.js';
 import { findPartnerById } from '../src/partners/keys-dal.js';
@@ -66,6 +68,39 @@ export interface ImportRunnerDeps {
   /** Lines a batch applies at most (IMPORT_BATCH_SIZE), and the bytes of content it reads at most (IMPORT_BATCH_BYTES). */
   batchSize: number;
   batchBytes: number;
+}
+
+/** A stored line of a batch: read as JSON, its fingerprint, and once needed, checked. */
+interface BatchLine {
+  line: number;
+  read: ReadLine;
+  /** Of a line read with a source_id; null otherwise (it cannot match a mapping). */
+  fingerprint: string | null;
+  parsed?: ParsedLine;
+}
+
+function batchLine(line: number, content: string | null, country: string): BatchLine {
+  const read = readImportLine(content, MAX_LINE_BYTES);
+  return { line, read, fingerprint: read.ok && read.sourceId !== null ? lineFingerprint(country, content!) : null };
+}
+
+/** The line checked as a listing's body, once. */
+const parsedOf = (l: BatchLine): ParsedLine => (l.parsed ??= checkImportLine(l.read));
+
+/**
+ * Whether the line is unchanged by its fingerprint alone: its mapping's listing still holds the
+ * version the same line left, and a PUT of it by the caller would be allowed (unchangedByPut's checks).
+ */
+function fingerprintHolds(l: BatchLine, mapped: MappedForImport | undefined, country: string, caller: Caller): boolean {
+  return (
+    mapped !== undefined &&
+    l.fingerprint !== null &&
+    mapped.importFingerprint === l.fingerprint &&
+    mapped.importVersion === mapped.version &&
+    mapped.live &&
+    mapped.country === country &&
+    !isClaimedByOther(mapped.claimedBy, caller)
+  );
 }
 
 export function createImportRunner({ db, listings, writes, index, logger, batchSize, batchBytes }: ImportRunnerDeps) {
@@ -183,8 +218,11 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
   /**
    * The next batch of lines; false once every line has its outcome (or the job stopped). The
    * batch's mappings and its unchanged lines are found with one query each, so a resubmitted file
-   * costs a read per batch, not a write per line. A line whose source_id an earlier line of the
-   * batch created or updated goes through the write, which compares under the lock.
+   * costs a read per batch, not a write per line: a line whose fingerprint its mapping holds for
+   * the listing's current version is unchanged unread (src/imports/import-fingerprint.ts); the
+   * other mapped lines are checked and compared with their listings, read at once. A line whose
+   * source_id an earlier line of the batch created or updated goes through the write, which
+   * compares under the lock.
    *
    * The batch's new listings are created first, in one statement without a savepoint
    * (createNewListings). A create that fails in the database then aborts the batch's transaction;
@@ -202,13 +240,15 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
 
   const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) =>
     inBatch(id, async (tx, job, events) => {
-      const lines = (await pendingLines(tx, id, batchSize, batchBytes)).map(({ line, content }) => ({ line, parsed: parseImportLine(content, MAX_LINE_BYTES) }));
-      const valid = lines.flatMap(({ parsed }) => (parsed.ok ? [parsed] : []));
-      const mapped = await findMappedListings(
+      const lines = (await pendingLines(tx, id, batchSize, batchBytes)).map(({ line, content }) => batchLine(line, content, job.country));
+      const found = await findMappingsForImport(
         tx,
         caller.partnerId,
-        valid.map((p) => p.sourceId),
+        lines.flatMap(({ read }) => (read.ok && read.sourceId !== null ? [read.sourceId] : [])),
       );
+      const mapped = new Map([...found].map(([sourceId, { listingId }]) => [sourceId, listingId]));
+      const unread = new Set(lines.filter((l) => fingerprintHolds(l, found.get(l.read.sourceId!), job.country, caller)));
+      const valid = lines.flatMap((l) => (unread.has(l) ? [] : [parsedOf(l)])).flatMap((parsed) => (parsed.ok ? [parsed] : []));
       const candidates = valid.flatMap((p) => {
         const listingId = mapped.get(p.sourceId);
         return listingId === undefined ? [] : [{ id: listingId, input: p.input, parsed: p }];
@@ -217,32 +257,41 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
       const unchanged = new Map(candidates.map((c, i) => [c.parsed, stored[i]]));
       const created = createWithoutSavepoint ? await createNewListings(tx, events, caller, job.country, valid, mapped) : new Map<ParsedLine, CreatedVersion>();
       const written = new Set<string>();
+      const left = new Map<string, { fingerprint: string; version: number }>();
       const outcomes: LineOutcomeRow[] = [];
       const delta: CountsDelta = {};
-      for (const { line, parsed } of lines) {
-        const sourceId = parsed.ok ? parsed.sourceId : undefined;
-        const fresh = sourceId !== undefined && !written.has(sourceId);
-        const createdFirst = created.get(parsed);
-        const outcome: LineOutcome = createdFirst
-          ? { status: 'created', sourceId: sourceId!, listingId: createdFirst.id, version: createdFirst.version, error: null }
-          : await applyLine(
-              tx,
-              events,
-              caller,
-              job.country,
-              parsed,
-              sourceId === undefined ? undefined : mapped.get(sourceId),
-              fresh && parsed.ok ? unchanged.get(parsed) : undefined,
-              createWithoutSavepoint,
-            );
-        if (sourceId !== undefined && (outcome.status === 'created' || outcome.status === 'updated')) {
-          written.add(sourceId);
-          mapped.set(sourceId, outcome.listingId!);
+      /** The line's outcome: unchanged by its fingerprint, created by the batch's insert, or applied alone. */
+      const outcomeOf = async (l: BatchLine): Promise<LineOutcome> => {
+        const sourceId = l.read.sourceId!;
+        if (unread.has(l) && !written.has(sourceId)) {
+          const { listingId, version } = found.get(sourceId)!;
+          return { status: 'unchanged', sourceId, listingId, version, error: null };
         }
-        outcomes.push({ line, ...outcome });
+        const parsed = parsedOf(l);
+        const createdFirst = created.get(parsed);
+        if (createdFirst) return { status: 'created', sourceId, listingId: createdFirst.id, version: createdFirst.version, error: null };
+        const fresh = parsed.ok && !written.has(parsed.sourceId);
+        return applyLine(tx, events, caller, job.country, parsed, parsed.ok ? mapped.get(parsed.sourceId) : undefined, fresh ? unchanged.get(parsed) : undefined, createWithoutSavepoint);
+      };
+      for (const l of lines) {
+        const outcome = await outcomeOf(l);
+        if (outcome.status === 'created' || outcome.status === 'updated') {
+          written.add(outcome.sourceId!);
+          mapped.set(outcome.sourceId!, outcome.listingId!);
+        }
+        if (outcome.status !== 'failed' && l.fingerprint !== null) left.set(outcome.sourceId!, { fingerprint: l.fingerprint, version: outcome.version! });
+        outcomes.push({ line: l.line, ...outcome });
         delta[outcome.status] = (delta[outcome.status] ?? 0) + 1;
       }
       await recordLineOutcomes(tx, id, outcomes);
+      await recordImportFingerprints(
+        tx,
+        caller.partnerId,
+        [...left].flatMap(([sourceId, { fingerprint, version }]) => {
+          const held = found.get(sourceId);
+          return held?.importFingerprint === fingerprint && held.importVersion === version ? [] : [{ sourceId, fingerprint, version }];
+        }),
+      );
       await addCounts(tx, id, { ...delta, processed: lines.length });
       return lines.length > 0;
     });

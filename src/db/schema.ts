@@ -113,6 +113,13 @@ export const mappings = pgTable('mappings', {
   sourceId: text('source_id').notNull(),
   listingId: listingId(),
   country: text('country').notNull(),
+  /**
+   * The fingerprint of the import line that last created, updated or matched the listing through
+   * this mapping, and the version it left (src/imports/import-fingerprint.ts): while the listing
+   * holds that version, the same line again is unchanged without reading the listing.
+   */
+  importFingerprint: text('import_fingerprint'),
+  importVersion: id('import_version'),
 }, (t) => [
   primaryKey({ columns: [t.partnerId, t.sourceId] }),
   index('mappings_listing_idx').on(t.listingId),

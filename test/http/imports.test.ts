@@ -201,6 +201,25 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
+t.test('the same line again is unchanged only while its listing holds what that line left', async (t) => {
+  const line = item();
+  const statuses = async (job: Job) => (await results(alice.auth, job.id)).map((l) => [l.status, l.version]);
+  const [created] = await results(alice.auth, (await run(alice.auth, [line])).id);
+  const id = created!.id!;
+  t.same(await statuses(await run(alice.auth, [line])), [['unchanged', 1]], 'a resubmitted line changes nothing');
+
+  const put = await app.inject({ method: 'PUT', url: `/de/listings/${id}`, headers: alice.auth, payload: { ...line, name: `Renamed ${line.source_id}` } });
+  t.equal(put.statusCode, 200);
+  t.same(await statuses(await run(alice.auth, [line])), [['updated', 3]], 'after an edit, the same line writes its content back');
+  t.equal((await readListing(id)).json().name, line.name);
+  t.same(await statuses(await run(alice.auth, [line])), [['unchanged', 3]]);
+
+  t.equal((await app.inject({ method: 'DELETE', url: `/de/listings/${id}/claim`, headers: alice.auth })).statusCode, 204);
+  t.equal((await app.inject({ method: 'PUT', url: `/de/listings/${id}/claim`, headers: bob.auth })).statusCode, 204);
+  const [refused] = await results(alice.auth, (await run(alice.auth, [line])).id);
+  t.match(refused, { status: 'failed', error: { type: 'forbidden' } }, 'claimed by another partner since: refused, not unchanged');
+});
+
 t.test("a batch's new listings are stored as a POST stores them; an unknown category fails its line alone", async (t) => {
   const full = {
     keywords: ['Brot', 'Kuchen'],
