@@ -96,7 +96,12 @@ export const ConfigSchema = Type.Object({
   IP_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 6000, description: 'Requests per client address (IPv6: per /64) and window, counted before authentication' }),
   TRUST_PROXY: Type.String({ pattern: '^[0-9A-Fa-f.:/,]*$', default: '', description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For names the client; empty: none' }),
   RELAY_INTERVAL_MS: Type.Integer({ minimum: 100, default: 1000, description: 'How often the indexer re-enqueues stranded outbox rows' }),
-  RELAY_GRACE_MS: Type.Integer({ minimum: 0, default: 2000, description: 'Age before an unprocessed outbox row counts as stranded' }),
+  RELAY_GRACE_MS: Type.Integer({
+    minimum: 0,
+    default: 10_000,
+    description:
+      "Age before an unprocessed outbox row counts as stranded; longer than a bulk import's batch takes from its transaction's start until the runner has indexed it, or the relay indexes its listings twice",
+  }),
   RELAY_RECENT_MS: Type.Integer({
     minimum: 1000,
     default: 60_000,
