@@ -15,6 +15,7 @@ import { checkImportLine, readImportLine, type ParsedLine, type ReadLine } from 
 import { lineFingerprint } from '../src/imports/import-fingerprint.js';
 import {
   addCounts,
+  analyzeImportLines,
   deleteAbandonedUploads,
   listingsNotNamedBy,
   lockImport,
@@ -229,18 +230,19 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
    * the batch is rolled back and run again with a savepoint for every write, one line at a time,
    * where that line fails alone.
    */
-  async function applyNextLines(id: number, caller: Caller): Promise<boolean | undefined> {
+  async function applyNextLines(id: number, caller: Caller, afterLine: number): Promise<number | null | undefined> {
     try {
-      return await applyLines(id, caller, true);
+      return await applyLines(id, caller, afterLine, true);
     } catch (err) {
       logger.debug({ err, importId: id }, 'import batch rolled back; running it again with savepoints');
-      return applyLines(id, caller, false);
+      return applyLines(id, caller, afterLine, false);
     }
   }
 
-  const applyLines = (id: number, caller: Caller, createWithoutSavepoint: boolean) =>
+  /** Applies the lines after `afterLine`; returns the batch's last line, null when none was left. */
+  const applyLines = (id: number, caller: Caller, afterLine: number, createWithoutSavepoint: boolean) =>
     inBatch(id, async (tx, job, events) => {
-      const lines = (await pendingLines(tx, id, batchSize, batchBytes)).map(({ line, content }) => batchLine(line, content, job.country));
+      const lines = (await pendingLines(tx, id, afterLine, batchSize, batchBytes)).map(({ line, content }) => batchLine(line, content, job.country));
       const found = await findMappingsForImport(
         tx,
         caller.partnerId,
@@ -293,7 +295,7 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
         }),
       );
       await addCounts(tx, id, { ...delta, processed: lines.length });
-      return lines.length > 0;
+      return lines.at(-1)?.line ?? null;
     });
 
   /** mode=replace: deletes the next batch of the caller's listings that no line named; false when none is left. */
@@ -330,7 +332,13 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
 
   /** Applies the running import `id`'s lines, then mode=replace's deletes, then finishes it. */
   async function applyImport(id: number, caller: Caller, log: Logger): Promise<void> {
-    while (!stopping && (await applyNextLines(id, caller)));
+    await analyzeImportLines(db);
+    // Lines up to `afterLine` have their outcome: each batch resumes the scan after the last one's.
+    for (let afterLine = 0; !stopping; ) {
+      const last = await applyNextLines(id, caller, afterLine);
+      if (!last) break;
+      afterLine = last;
+    }
     if (stopping) return;
     const current = await inBatch(id, async (_tx, row) => row);
     if (!current) return log.info('import stopped: cancelled');

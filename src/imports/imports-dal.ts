@@ -164,20 +164,31 @@ export async function markFinished(tx: DbOrTx, id: number, status: 'done' | 'fai
 }
 
 /**
- * The next lines without an outcome, in line order: at most `limit`, and no more than `maxBytes` of
- * content but for the first line, so that a batch of long lines (up to 1 MiB each) stays small in
- * the runner's memory.
+ * The next lines without an outcome after line `afterLine`, in line order: at most `limit`, and no
+ * more than `maxBytes` of content but for the first line, so that a batch of long lines (up to 1 MiB
+ * each) stays small in the runner's memory. Batches take lines in order, so every line up to the
+ * last batch's has an outcome: `afterLine` starts the scan of the primary key there instead of at
+ * the job's first line, which would pass every processed line again on each batch.
  */
-export async function pendingLines(tx: DbOrTx, importId: number, limit: number, maxBytes: number): Promise<{ line: number; content: string | null }[]> {
+export async function pendingLines(tx: DbOrTx, importId: number, afterLine: number, limit: number, maxBytes: number): Promise<{ line: number; content: string | null }[]> {
   const bytes = sql`coalesce(octet_length(${importLines.content}), 0)`;
   const next = tx
     .select({ line: importLines.line, content: importLines.content, before: sql<string>`sum(${bytes}) over (order by ${importLines.line}) - ${bytes}`.as('before') })
     .from(importLines)
-    .where(and(eq(importLines.importId, importId), isNull(importLines.status)))
+    .where(and(eq(importLines.importId, importId), gt(importLines.line, afterLine), isNull(importLines.status)))
     .orderBy(asc(importLines.line))
     .limit(limit)
     .as('next');
   return tx.select({ line: next.line, content: next.content }).from(next).where(sql`${next.before} < ${maxBytes} or ${next.before} = 0`).orderBy(asc(next.line));
+}
+
+/**
+ * Refreshes the planner's statistics of the stored lines. A job's upload adds up to a million rows
+ * at once; until autovacuum analyses them the planner thinks a job has a handful of pending lines
+ * and, for each batch, sorts all of them instead of reading the next ones in key order.
+ */
+export async function analyzeImportLines(db: DbOrTx): Promise<void> {
+  await db.execute(sql`analyze ${importLines}`);
 }
 
 export interface LineOutcomeRow {

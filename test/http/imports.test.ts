@@ -103,11 +103,12 @@ t.test('a batch reads at most IMPORT_BATCH_BYTES of lines, and always one line',
   const res = await submit(alice.auth, ndjson(lines));
   const { id } = res.json();
   const size = Buffer.byteLength(JSON.stringify(lines[0]));
-  const batchOf = async (limit: number, maxBytes: number) => (await pendingLines(deps.database.db, Number(id), limit, maxBytes)).map((l) => l.line);
+  const batchOf = async (limit: number, maxBytes: number, afterLine = 0) => (await pendingLines(deps.database.db, Number(id), afterLine, limit, maxBytes)).map((l) => l.line);
   t.same(await batchOf(10, 1), [1], 'a line longer than the bound is a batch of its own');
   t.same(await batchOf(10, size + 1), [1, 2], 'the bound stops the batch after the line that reaches it');
   t.same(await batchOf(10, 10 * size), [1, 2, 3]);
   t.same(await batchOf(2, 10 * size), [1, 2], 'as does IMPORT_BATCH_SIZE');
+  t.same(await batchOf(10, 10 * size, 1), [2, 3], 'the next batch starts after the last one');
   t.equal((await app.inject({ method: 'DELETE', url: `/de/imports/${id}`, headers: alice.auth })).statusCode, 204);
 });
 
