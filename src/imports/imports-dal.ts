@@ -19,8 +19,15 @@ export async function insertReceivingImport(db: DbOrTx, job: { partnerId: number
   return row!.id;
 }
 
+/**
+ * Stores uploaded lines in one statement with two array parameters: a multi-row VALUES of a few
+ * hundred lines is over a thousand parameters for PostgreSQL to parse and drizzle to build.
+ */
 export async function insertLines(db: DbOrTx, importId: number, lines: { line: number; content: string | null }[]): Promise<void> {
-  if (lines.length) await db.insert(importLines).values(lines.map((l) => ({ importId, ...l })));
+  if (lines.length === 0) return;
+  const numbers = sql.param(lines.map((l) => l.line));
+  const contents = sql.param(lines.map((l) => l.content));
+  await db.execute(sql`insert into ${importLines} (import_id, line, content) select ${importId}, n, c from unnest(${numbers}::integer[], ${contents}::text[]) as v(n, c)`);
 }
 
 /** Removes a job and its lines (a refused or superseded upload). */

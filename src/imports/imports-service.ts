@@ -85,19 +85,37 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
     let lines = 0;
     let batch: { line: number; content: string | null }[] = [];
     let batchBytes = 0;
+    // One insert in flight while the next batch is read: the body and PostgreSQL work side by side,
+    // and at most two batches are held in memory. The insert settles to its error, if any, so that
+    // a failure while the body is read is not an unhandled rejection: the next store throws it.
+    let storing: Promise<unknown> = Promise.resolve();
+    const stored = async () => {
+      const failure = await storing;
+      if (failure) throw failure;
+    };
+    const store = async (full: typeof batch) => {
+      await stored();
+      storing = insertLines(db, id, full).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('storing the lines failed'),
+      );
+    };
     try {
       for await (const line of ndjsonLines(counted(), MAX_LINE_BYTES)) {
         if (++lines > limits.maxItems) throw tooLarge(`${limits.maxItems} lines`);
         batch.push({ line: line.line, content: line.text });
         batchBytes += line.text === null ? 0 : line.bytes;
         if (batch.length >= STORE_BATCH_LINES || batchBytes >= STORE_BATCH_BYTES) {
-          await insertLines(db, id, batch);
+          await store(batch);
           batch = [];
           batchBytes = 0;
         }
       }
-      await insertLines(db, id, batch);
+      await store(batch);
+      await stored();
     } catch (err) {
+      // An insert still in flight finishes (or fails) before the caller deletes the upload.
+      await storing;
       if (!isGzipError(err)) throw err;
       return { lines, gzipError: `the body is not valid gzip (${(err as Error).message}); no line was applied` };
     }
