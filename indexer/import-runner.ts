@@ -217,7 +217,8 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
   }
 
   /**
-   * The next batch of lines; false once every line has its outcome (or the job stopped). The
+   * The next batch of lines after `afterLine`: returns its last line, null once every line has its
+   * outcome, undefined once the job is no longer running. The
    * batch's mappings and its unchanged lines are found with one query each, so a resubmitted file
    * costs a read per batch, not a write per line: a line whose fingerprint its mapping holds for
    * the listing's current version is unchanged unread (src/imports/import-fingerprint.ts); the
