@@ -323,6 +323,8 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
     }
     const caller: Caller = { partnerId: partner.partnerId, name: partner.name, role: partner.role };
     await markRunning(db, job.id);
+    // A job of one batch reads its lines once; a longer one needs the planner to know its rows.
+    if (job.lines > batchSize) await analyzeImportLines(db);
     log.info({ lines: job.lines, processed: job.processed }, job.status === 'running' ? 'import resumed' : 'import started');
     try {
       await applyImport(job.id, caller, log);
@@ -333,7 +335,6 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
 
   /** Applies the running import `id`'s lines, then mode=replace's deletes, then finishes it. */
   async function applyImport(id: number, caller: Caller, log: Logger): Promise<void> {
-    await analyzeImportLines(db);
     // Lines up to `afterLine` have their outcome: each batch resumes the scan after the last one's.
     for (let afterLine = 0; !stopping; ) {
       const last = await applyNextLines(id, caller, afterLine);

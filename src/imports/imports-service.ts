@@ -86,19 +86,13 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
     let batch: { line: number; content: string | null }[] = [];
     let batchBytes = 0;
     // One insert in flight while the next batch is read: the body and PostgreSQL work side by side,
-    // and at most two batches are held in memory. The insert settles to its error, if any, so that
-    // a failure while the body is read is not an unhandled rejection: the next store throws it.
-    let storing: Promise<unknown> = Promise.resolve();
-    const stored = async () => {
-      const failure = await storing;
-      if (failure) throw failure;
-    };
+    // and at most two batches are held in memory. The insert is marked handled at once, so that a
+    // failure while the body is read is not an unhandled rejection; the next await of it throws.
+    let storing: Promise<void> = Promise.resolve();
     const store = async (full: typeof batch) => {
-      await stored();
-      storing = insertLines(db, id, full).then(
-        () => undefined,
-        (err: unknown) => err ?? new Error('storing the lines failed'),
-      );
+      await storing;
+      storing = insertLines(db, id, full);
+      storing.catch(() => {});
     };
     try {
       for await (const line of ndjsonLines(counted(), MAX_LINE_BYTES)) {
@@ -112,10 +106,10 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
         }
       }
       await store(batch);
-      await stored();
+      await storing;
     } catch (err) {
       // An insert still in flight finishes (or fails) before the caller deletes the upload.
-      await storing;
+      await storing.catch(() => {});
       if (!isGzipError(err)) throw err;
       return { lines, gzipError: `the body is not valid gzip (${(err as Error).message}); no line was applied` };
     }
