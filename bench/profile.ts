@@ -1,5 +1,5 @@
 // Where the API's CPU goes, per kind of request (bench/README.md):
-//   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create]   the quick data set (50 000 listings)
+//   npm run bench:profile [-- --seconds 10] [-- --search NAME]... [-- --create] [-- --analytics]   the quick data set (50 000 listings)
 // NAME is a search scenario of bench/service.ts (benchRequests, open-hours ones included), e.g. "solr: what + where"; several
 // may be given; `--create` profiles POST create (the bench listing of benchRequests). With neither,
 // GET by id, the phone search and "solr: what + where".
@@ -20,7 +20,8 @@ const PROFILES = '.bench-profiles';
 /** The searches named with --search (a name, or a name's start before its example, e.g. "solr: what with a typo"). */
 const named = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--search' ? [arg] : []));
 const withCreate = process.argv.includes('--create');
-const defaults = named.length === 0 && !withCreate;
+const withAnalytics = process.argv.includes('--analytics');
+const defaults = named.length === 0 && !withCreate && !withAnalytics;
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -70,6 +71,9 @@ export function summarise(profile: CpuProfile, window?: { fromUs: number; toUs: 
   return { busyMs: busy / 1000, byOwner: shares(byOwner), byFunction: shares(byFunction) };
 }
 
+/** The small aggregation bench:analytics times through the door against OpenSearch directly. */
+const ANALYTICS_SIZE_0 = { size: 0, aggs: { by_status: { terms: { field: 'status' } } } };
+
 const service = await startBenchService({ ...QUICK, seconds });
 try {
   await profileEach(service);
@@ -92,6 +96,7 @@ async function profileEach(service: Awaited<ReturnType<typeof startBenchService>
       return { name, path: `/de/listings?${search.path}` };
     }),
     ...(withCreate ? [{ name: 'POST create', path: '/de/listings', method: 'POST' as const, body: createBody }] : []),
+    ...(withAnalytics ? [{ name: 'POST analytics size 0', path: '/analytics/listings-de/_search', method: 'POST' as const, body: JSON.stringify(ANALYTICS_SIZE_0) }] : []),
   ];
 
   rmSync(PROFILES, { recursive: true, force: true });

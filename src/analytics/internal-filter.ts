@@ -18,6 +18,13 @@ function filterHit(hit: Json): void {
   }
 }
 
+/**
+ * Whether an answer's JSON text may hold an internal field: as a member of `_source` (`"internal":`)
+ * or by its path (`"internal.name_words"`). Most answers, every aggregation of analyst fields among
+ * them, do not, and pass on unparsed; a bucket key spelled so is only a false alarm.
+ */
+export const mayHoldInternalFields = (text: string) => text.includes(`"${INTERNAL_OBJECT}"`) || text.includes(`"${PREFIX}`);
+
 /** Removes the internal fields from every hit found anywhere in `answer`; returns it. */
 export function withoutInternalFields<T>(answer: T): T {
   const walk = (value: unknown): void => {

@@ -56,6 +56,24 @@ export function searchThroughPool<B extends object>(client: Client, search: Pool
 
 /** The parsed body of the answer to a POST of `sent`; a failure is one of the client's errors. */
 export async function requestThroughPool<B extends object>(client: Client, sent: PoolRequest): Promise<B> {
+  const { answer, connection, request, attempt } = await answerThroughPool(client, sent);
+  const body = parsed(answer);
+  if (typeof body !== 'object' || body === null) throw unreadable('the answer is no JSON object', connection, request, attempt, answer);
+  return body as B;
+}
+
+/**
+ * The JSON text of the answer to a POST of `sent`, unparsed, for a caller that may pass it on as it
+ * came (the analysts' door); a failure is one of the client's errors, as above.
+ */
+export async function requestTextThroughPool(client: Client, sent: PoolRequest): Promise<string> {
+  const { answer, connection, request, attempt } = await answerThroughPool(client, sent);
+  if (!isJson(answer)) throw unreadable('the answer is no JSON', connection, request, attempt, answer);
+  return answer.text;
+}
+
+/** A successful answer to `sent`, from the first node that gives one; a refusal is a ResponseError. */
+async function answerThroughPool(client: Client, sent: PoolRequest) {
   const { transport } = client;
   const request = {
     method: 'POST',
@@ -90,10 +108,8 @@ export async function requestThroughPool<B extends object>(client: Client, sent:
     } else {
       client.connectionPool.markAlive(connection);
     }
-    const body = parsed(answer);
-    if (answer.statusCode >= 400) throw new errors.ResponseError(clientAnswer(connection, request, attempt, answer, body));
-    if (typeof body !== 'object' || body === null) throw unreadable('the answer is no JSON object', connection, request, attempt, answer);
-    return body as B;
+    if (answer.statusCode >= 400) throw new errors.ResponseError(clientAnswer(connection, request, attempt, answer, parsed(answer)));
+    return { answer, connection, request, attempt };
   }
 }
 
@@ -129,9 +145,12 @@ function exchange(connection: Connection, request: Parameters<Connection['reques
   });
 }
 
+/** Whether the node says its answer is JSON, and it holds any. */
+const isJson = (answer: NodeAnswer) => answer.headers['content-type']?.includes('json') === true && answer.text !== '';
+
 /** The body as JSON when the node says it is, as text otherwise (a proxy's error page); undefined if broken. */
 function parsed(answer: NodeAnswer): unknown {
-  if (!answer.headers['content-type']?.includes('json') || answer.text === '') return answer.text;
+  if (!isJson(answer)) return answer.text;
   try {
     return JSON.parse(answer.text);
   } catch {

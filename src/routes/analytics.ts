@@ -31,7 +31,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         response: responses(OpenSearchAnswerSchema),
       },
     },
-    async (request) => analytics.search(request.params.target, request.body ?? {}, request.log),
+    // The answer is JSON text already (analytics-service.ts): sent as it is, the schema documents it.
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(await analytics.search(request.params.target, request.body ?? {}, request.log)),
   );
 
   app.post(

@@ -143,6 +143,12 @@ t.test('requests are logged without their bodies and counted in the metrics', as
     lines.some((line) => line.includes('"analytics":"search"') && line.includes('"target":"listings-de"')),
     'one line per request',
   );
+  // An aggregation's answer goes back unparsed; its line still says how long it took and how much it matched.
+  t.equal((await search({ ...ours, size: 0, aggs: { by_region: { terms: { field: 'region' } } } })).json().aggregations.by_region.buckets[0].doc_count, 3);
+  t.ok(
+    lines.some((line) => line.includes('"analytics":"search"') && /"took":\d+/.test(line) && line.includes('"hits":3')),
+    'with its time and total',
+  );
   t.same(
     lines.filter((line) => line.includes(marker)),
     [],

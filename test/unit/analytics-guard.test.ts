@@ -1,7 +1,9 @@
-// The checks of an analyst's OpenSearch body, and the filter of internal fields from answers (docs/analytics.md).
+// The checks of an analyst's OpenSearch body, the filter of internal fields from answers, and what
+// the log reads of an answer passed on unparsed (docs/analytics.md).
 import t from 'tap';
 import { guardedBody, refusedPaths, timeValueMs } from '../../src/analytics/analytics-guard.js';
-import { withoutInternalFields } from '../../src/analytics/internal-filter.js';
+import { summaryOfSearchText } from '../../src/analytics/answer-summary.js';
+import { mayHoldInternalFields, withoutInternalFields } from '../../src/analytics/internal-filter.js';
 import { AppError } from '../../src/platform/errors.js';
 
 const refusal = (fn: () => unknown): string[] => {
@@ -103,4 +105,25 @@ t.test('internal fields leave every hit: _source, fields, highlight, top_hits an
   t.same(answer.aggregations.top.hits.hits[0], clean);
   t.same(answer.aggregations.by_region.buckets[0]!.top.hits.hits[0], clean);
   t.notMatch(JSON.stringify(answer), /internal/);
+});
+
+t.test('an answer that names no internal field passes on unparsed; one that may is filtered', async (t) => {
+  const aggregation = JSON.stringify({
+    took: 3,
+    timed_out: false,
+    _shards: { total: 1 },
+    hits: { total: { value: 7, relation: 'eq' }, hits: [] },
+    aggregations: { by_region: { buckets: [{ key: 'internal affairs', doc_count: 7 }] } },
+  });
+  t.equal(mayHoldInternalFields(aggregation), false, 'a bucket key with the word in it is no internal field');
+  t.equal(mayHoldInternalFields('{"hits":{"hits":[{"_source":{"name":"x","internal":{"name_fold":"x"}}}]}}'), true, 'in _source');
+  t.equal(mayHoldInternalFields('{"hits":{"hits":[{"fields":{"internal.result_view":["x"]}}]}}'), true, 'by its path in fields');
+});
+
+t.test("the log reads took, timed_out and the total from an answer's head, and parses one that begins otherwise", async (t) => {
+  const head = '{"took":12,"timed_out":true,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":4,"relation":"eq"}';
+  t.same(summaryOfSearchText(`${head},"max_score":null,"hits":[]}}`), { took: 12, timedOut: true, hits: 4 });
+  const failedShard = { took: 5, timed_out: false, _shards: { total: 2, failed: 1, failures: [{ shard: 0, reason: { type: 'x' } }] }, hits: { total: { value: 2, relation: 'eq' }, hits: [] } };
+  t.same(summaryOfSearchText(JSON.stringify(failedShard)), { took: 5, timedOut: false, hits: 2 }, 'a shard failure nests in _shards: parsed');
+  t.same(summaryOfSearchText(JSON.stringify({ took: 1, timed_out: false, _shards: {}, hits: { max_score: null, hits: [] } })), { took: 1, timedOut: false, hits: undefined }, 'no total tracked');
 });
