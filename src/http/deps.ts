@@ -117,7 +117,7 @@ export function createApiDeps(config: Config, logger: Logger, overrides: ApiDeps
     changes: createChangesService({ db: database.db }),
     exports: createExportService({ db: database.db, pool: database.pool, urls: publicUrls(config) }),
     analytics: createAnalyticsService({ opensearch, names, countries: config.countries, metrics, timeoutMs: config.ANALYTICS_TIMEOUT_MS }),
-    imports: createImportsService({ db: database.db, queue: importQueue, limits: { maxItems: config.IMPORT_MAX_ITEMS, maxBytes: config.IMPORT_MAX_BYTES } }),
+    imports: createImportsService({ db: database.db, pool: database.pool, queue: importQueue, limits: { maxItems: config.IMPORT_MAX_ITEMS, maxBytes: config.IMPORT_MAX_BYTES } }),
     async close() {
       revokedKeys.close();
       await indexQueue.close();

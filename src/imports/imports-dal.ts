@@ -1,6 +1,10 @@
 // Every SQL statement on the bulk-import tables (docs/contract.md §19): jobs, their stored lines
 // and the lines' outcomes.
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { and, asc, desc, eq, getTableName, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DbOrTx } from '../db/client.js';
 import { importLines, imports, listings, mappings } from '../db/schema.js';
 
@@ -19,15 +23,34 @@ export async function insertReceivingImport(db: DbOrTx, job: { partnerId: number
   return row!.id;
 }
 
+/** A line's content as a field of COPY's text format: backslash, tab, newline and return escaped; `\N` for none. */
+export function copyField(content: string | null): string {
+  if (content === null) return '\\N';
+  return content.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
 /**
- * Stores uploaded lines in one statement with two array parameters: a multi-row VALUES of a few
- * hundred lines is over a thousand parameters for PostgreSQL to parse and drizzle to build.
+ * Stores uploaded lines with one COPY: about three times faster than an insert with array
+ * parameters, whose elements (JSON lines, full of quotes) the driver escapes and PostgreSQL parses
+ * again. One statement per call, so a batch is bounded by the statement timeout as any insert is.
  */
-export async function insertLines(db: DbOrTx, importId: number, lines: { line: number; content: string | null }[]): Promise<void> {
+export async function copyLines(pool: pg.Pool, importId: number, lines: { line: number; content: string | null }[]): Promise<void> {
   if (lines.length === 0) return;
-  const numbers = sql.param(lines.map((l) => l.line));
-  const contents = sql.param(lines.map((l) => l.content));
-  await db.execute(sql`insert into ${importLines} (import_id, line, content) select ${importId}, n, c from unnest(${numbers}::integer[], ${contents}::text[]) as v(n, c)`);
+  // A row at a time, as the COPY takes them: no second copy of the batch is built in memory.
+  const rows = function* () {
+    for (const l of lines) yield `${importId}\t${l.line}\t${copyField(l.content)}\n`;
+  };
+  const table = getTableName(importLines);
+  const columns = [importLines.importId, importLines.line, importLines.content].map((c) => c.name).join(', ');
+  const client = await pool.connect();
+  try {
+    await pipeline(Readable.from(rows()), client.query(copyFrom(`copy ${table} (${columns}) from stdin`)));
+  } catch (err) {
+    // A COPY that failed half-way leaves its connection in no known state: not given back.
+    client.release(err as Error);
+    throw err;
+  }
+  client.release();
 }
 
 /** Removes a job and its lines (a refused or superseded upload). */

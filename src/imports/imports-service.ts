@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { IDEMPOTENCY_TTL_MS } from '../db/schema.js';
@@ -18,7 +19,7 @@ import {
   completeReceiving,
   deleteImport,
   findImport,
-  insertLines,
+  copyLines,
   insertReceivingImport,
   listImports,
   lockImportByKey,
@@ -31,9 +32,9 @@ import { ndjsonLines } from './ndjson-lines.js';
 
 /** A line longer than this fails as an item, unread (docs/contract.md §19). */
 export const MAX_LINE_BYTES = 1024 * 1024;
-/** Lines stored per INSERT while the body arrives, and the bytes that flush a batch early. */
-const STORE_BATCH_LINES = 500;
-const STORE_BATCH_BYTES = 4 * 1024 * 1024;
+/** Lines stored per COPY while the body arrives, and the bytes that flush a batch early. */
+const STORE_BATCH_LINES = 2000;
+const STORE_BATCH_BYTES = 1024 * 1024;
 const MAX_LISTED = 100;
 const RESULTS_PAGE = 1000;
 
@@ -59,7 +60,7 @@ const tooLarge = (what: string) => new AppError('payload_too_large', `the import
 /** zlib's own errors (Z_DATA_ERROR, Z_BUF_ERROR for a truncated stream): the body is not gzip. */
 const isGzipError = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('Z_');
 
-export function createImportsService({ db, queue, limits }: { db: Db; queue: Pick<ImportQueue, 'enqueue'>; limits: ImportLimits }) {
+export function createImportsService({ db, pool, queue, limits }: { db: Db; pool: pg.Pool; queue: Pick<ImportQueue, 'enqueue'>; limits: ImportLimits }) {
   /** The job if the caller may see it: its owner's, or any for an admin; 404 otherwise. */
   async function visibleImport(caller: Caller, country: string, id: number): Promise<ImportRow> {
     const row = await findImport(db, id);
@@ -85,13 +86,13 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
     let lines = 0;
     let batch: { line: number; content: string | null }[] = [];
     let batchBytes = 0;
-    // One insert in flight while the next batch is read: the body and PostgreSQL work side by side,
-    // and at most two batches are held in memory. The insert is marked handled at once, so that a
+    // One COPY in flight while the next batch is read: the body and PostgreSQL work side by side,
+    // and at most two batches are held in memory. The COPY is marked handled at once, so that a
     // failure while the body is read is not an unhandled rejection; the next await of it throws.
     let storing: Promise<void> = Promise.resolve();
     const store = async (full: typeof batch) => {
       await storing;
-      storing = insertLines(db, id, full);
+      storing = copyLines(pool, id, full);
       storing.catch(() => {});
     };
     try {
@@ -108,7 +109,7 @@ export function createImportsService({ db, queue, limits }: { db: Db; queue: Pic
       await store(batch);
       await storing;
     } catch (err) {
-      // An insert still in flight finishes (or fails) before the caller deletes the upload.
+      // A COPY still in flight finishes (or fails) before the caller deletes the upload.
       await storing.catch(() => {});
       if (!isGzipError(err)) throw err;
       return { lines, gzipError: `the body is not valid gzip (${(err as Error).message}); no line was applied` };

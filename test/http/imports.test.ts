@@ -202,6 +202,18 @@ t.test('each line is created, updated, unchanged or failed with its line number 
   t.equal((await readListing(aId)).json().description, 'Now with cake', 'the later line wins');
 });
 
+t.test("lines are stored as they came: JSON's backslash escapes stay escapes, a raw tab is just a character", async (t) => {
+  const escaped = item({ name: `AC\\DC \\N Bar ${runId}`, description: 'Tab\there, "quoted", back\\slash' });
+  const job = await run(alice.auth, [escaped, `not json\twith a tab and \\N in it`]);
+  t.match(job.counts, { lines: 2, created: 1, failed: 1 });
+  const [created, failed] = await results(alice.auth, job.id);
+  t.equal(failed!.status, 'failed');
+  t.equal(failed!.line, 2);
+  const stored = (await readListing(created!.id!)).json();
+  t.equal(stored.name, escaped.name, 'the backslashes of the name survive');
+  t.equal(stored.description, escaped.description, 'and the tab of the description');
+});
+
 t.test('the same line again is unchanged only while its listing holds what that line left', async (t) => {
   const line = item();
   const statuses = async (job: Job) => (await results(alice.auth, job.id)).map((l) => [l.status, l.version]);
