@@ -9,8 +9,8 @@
 // 3. the job of --items new listings, gzipped on the way like the CLI sends it, from created_at to
 //    finished_at, and how long after finished_at a sample of its listings became searchable;
 // 4. the same file again: every item unchanged, and the index's index_total must not move.
-// Around the raw pipeline and the job, the machine's busy core-seconds, by process, and its busy share:
-// on two cores the job is held by the CPU its work takes, not by waiting.
+// Around the raw pipeline and the job, the CPU per item of every process and the machine's busy share
+// (withCpuPerWrite): on two cores the job is held by the CPU its work takes, not by waiting.
 // The database and the indices are dropped at the end.
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -31,9 +31,9 @@ import { createOpenSearchClient } from '../src/opensearch/client.js';
 import { loadConfig, publicUrls } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import type { GeneratedListing } from '../src/seed/listing-generator.js';
-import { cpuSeconds, cpuSecondsOfCommand, machineCpuSeconds, memoryMb } from './proc.js';
+import { memoryMb } from './proc.js';
 import { writeResults } from './results-file.js';
-import { apiUrl, COUNTRY, machineDescription, OPENSEARCH, outboxBacklog, percentile, sleep, startBenchService, type Mode } from './service.js';
+import { apiUrl, COUNTRY, machineDescription, OPENSEARCH, outboxBacklog, percentile, sleep, startBenchService, withCpuPerWrite, type Mode } from './service.js';
 
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -125,29 +125,32 @@ async function copyRows(client: pg.PoolClient, table: string, columns: string[],
   );
 }
 
-/**
- * CPU seconds so far of OpenSearch, the API and the indexer, and the whole machine's busy and total
- * core-seconds. PostgreSQL is counted with the rest of the machine: its backends come and go, and
- * one that exits takes its CPU time with it.
- */
-function cpuNow() {
-  return { opensearch: cpuSecondsOfCommand('java'), api: cpuSeconds(service.api.pid!), indexer: cpuSeconds(service.indexer.pid!), machine: machineCpuSeconds() };
-}
-/** Busy core-seconds since `before`, in all and by process, and the share of the machine's cores busy meanwhile. */
-function cpuSince(before: ReturnType<typeof cpuNow>) {
-  const now = cpuNow();
-  const busy = now.machine.busy - before.machine.busy;
-  const opensearch = now.opensearch - before.opensearch;
-  const api = now.api - before.api;
-  const indexer = now.indexer - before.indexer;
-  return { busy, opensearch, api, indexer, rest: busy - opensearch - api - indexer, share: busy / (now.machine.total - before.machine.total) };
-}
-
 async function rawPipeline() {
   const partnerId = Number((await service.db.query<{ id: string }>(`insert into partners (name, role) values ($1, 'partner') returning id`, [`bench-import-raw-${Date.now()}`])).rows[0]!.id);
   const ids = (await service.db.query<{ id: string }>(`select nextval('listings_id_seq') as id from generate_series(1, $1)`, [ITEMS])).rows.map((r) => Number(r.id));
+  // The CPU of every process around COPY and `_bulk`; the bench's own, building the documents, apart.
+  const { result, cpuMsPerWrite, machineBusy } = await withCpuPerWrite(
+    service,
+    () => copyAndBulk(partnerId, ids),
+    () => ITEMS,
+  );
+  // Gone again before the job: its rows and documents would be other listings of the data set.
+  // Deleted by _bulk (the minimal distribution has no _delete_by_query), one version past the index's.
+  for (let at = 0; at < result.written.length; at += RAW_BULK_SIZE) {
+    const deletes = result.written.slice(at, at + RAW_BULK_SIZE).map(({ index, id, version }): BulkAction => ({ op: 'delete', index, id, version: version + 1 }));
+    const failed = (await writeBulk(opensearch, deletes, logger)).find((o) => o instanceof Error);
+    if (failed) throw failed;
+  }
+  await opensearch.indices.refresh({ index: service.alias });
+  await service.db.query('delete from listings where id = any($1::bigint[])', [ids]);
+  await service.db.query('delete from partners where id = $1', [partnerId]);
+  const { copySeconds, bulkSeconds } = result;
+  return { copySeconds, bulkSeconds, seconds: copySeconds + bulkSeconds, cpuMsPerItem: cpuMsPerWrite, machineBusy };
+}
+
+/** COPY of the job's rows in one transaction, then `_bulk` of their documents: the timed half of the raw pipeline. */
+async function copyAndBulk(partnerId: number, ids: number[]) {
   const client = await service.db.connect();
-  const cpuBefore = cpuNow();
   const copyStarted = performance.now();
   try {
     await client.query('begin');
@@ -193,19 +196,7 @@ async function rawPipeline() {
     if (failed) throw failed;
     written.push(...actions);
   }
-  // The bench's own building of the documents counts in the machine's busy time (in "the rest").
-  const cpu = cpuSince(cpuBefore);
-  // Gone again before the job: its rows and documents would be other listings of the data set.
-  // Deleted by _bulk (the minimal distribution has no _delete_by_query), one version past the index's.
-  for (let at = 0; at < written.length; at += RAW_BULK_SIZE) {
-    const deletes = written.slice(at, at + RAW_BULK_SIZE).map(({ index, id, version }): BulkAction => ({ op: 'delete', index, id, version: version + 1 }));
-    const failed = (await writeBulk(opensearch, deletes, logger)).find((o) => o instanceof Error);
-    if (failed) throw failed;
-  }
-  await opensearch.indices.refresh({ index: service.alias });
-  await service.db.query('delete from listings where id = any($1::bigint[])', [ids]);
-  await service.db.query('delete from partners where id = $1', [partnerId]);
-  return { copySeconds, bulkSeconds: bulkMs / 1000, seconds: copySeconds + bulkMs / 1000, cpu };
+  return { copySeconds, bulkSeconds: bulkMs / 1000, written };
 }
 
 // ---- 3 and 4. the job, then the same job again ----
@@ -259,9 +250,15 @@ async function searchableLags(job: ImportJob, url: string, auth: Record<string, 
 const memory = await apiMemoryWhileReceiving();
 const raw = await rawPipeline();
 const target = targetOf(partnerKey('bench-import'));
-const jobCpuBefore = cpuNow();
-const first = await runJob(target);
-const jobCpu = cpuSince(jobCpuBefore);
+const {
+  result: first,
+  cpuMsPerWrite: jobCpuMsPerItem,
+  machineBusy: jobMachineBusy,
+} = await withCpuPerWrite(
+  service,
+  () => runJob(target),
+  () => ITEMS,
+);
 const visible = await searchableLags(first.job, first.url, target.auth);
 await drained();
 await opensearch.indices.refresh({ index: service.alias });
@@ -288,7 +285,8 @@ rmSync(work, { recursive: true, force: true });
 // ---- the section of bench/RESULTS.md ----
 const rate = (items: number, seconds: number) => (items / seconds).toFixed(0);
 const pct = (share: number) => `${(share * 100).toFixed(0)} %`;
-const cpuParts = (cpu: ReturnType<typeof cpuSince>) => [cpu.opensearch, cpu.api, cpu.indexer, cpu.rest].map((s) => s.toFixed(1)).join(' / ');
+const cpuTotal = (perProcess: (readonly [string, number])[]) => perProcess.reduce((sum, [, ms]) => sum + ms, 0);
+const cpuParts = (perProcess: (readonly [string, number])[]) => perProcess.map(([, ms]) => ms.toFixed(2)).join(' / ');
 const jobS = jobSeconds(first.job);
 const againS = jobSeconds(again.job);
 const c = first.job.counts;
@@ -305,9 +303,9 @@ Data set: ${LISTINGS.toLocaleString('en')} listings in the index; a job of ${ITE
 | raw pipeline, both | ${raw.seconds.toFixed(1)} s (${rate(ITEMS, raw.seconds)} items/s) | |
 | job, created_at → finished_at | ${jobS.toFixed(1)} s, ${rate(ITEMS, jobS)} items/s (created ${c.created}, failed ${c.failed}) | ≥ 2 000 items/s |
 | job ÷ raw pipeline | ${(jobS / raw.seconds).toFixed(2)} × | ≤ 1.5 × |
-| busy core-seconds of the machine: raw pipeline / job | ${raw.cpu.busy.toFixed(1)} / ${jobCpu.busy.toFixed(1)} (${(jobCpu.busy / raw.cpu.busy).toFixed(2)} ×) | |
-| of which OpenSearch / API / indexer / the rest (PostgreSQL, the bench): raw pipeline; job | ${cpuParts(raw.cpu)}; ${cpuParts(jobCpu)} | |
-| the machine's cores busy: raw pipeline / job | ${pct(raw.cpu.share)} / ${pct(jobCpu.share)} | |
+| CPU ms per item, every process: raw pipeline / job | ${cpuTotal(raw.cpuMsPerItem).toFixed(2)} / ${cpuTotal(jobCpuMsPerItem).toFixed(2)} (${(cpuTotal(jobCpuMsPerItem) / cpuTotal(raw.cpuMsPerItem)).toFixed(2)} ×) | |
+| of which ${jobCpuMsPerItem.map(([name]) => name).join(' / ')}: raw pipeline; job | ${cpuParts(raw.cpuMsPerItem)}; ${cpuParts(jobCpuMsPerItem)} | |
+| the machine's cores busy: raw pipeline / job | ${pct(raw.machineBusy)} / ${pct(jobMachineBusy)} | |
 | same job resubmitted unchanged | ${againS.toFixed(1)} s, ${rate(ITEMS, againS)} items/s (unchanged ${ca.unchanged}, failed ${ca.failed}); its upload until the 202 ${again.uploadSeconds.toFixed(1)} s | ≥ 10 000 items/s |
 | index writes of the resubmitted job (index_total) | ${indexWrites} | 0 |
 | searchable after finished_at, p50 / p99 (${visible.lags.length} sampled, ${visible.unseen} never seen) | ${percentile(visible.lags, 50)} / ${p99} ms | p99 ≤ 5 000 ms |
@@ -317,7 +315,7 @@ The raw pipeline is the floor the job is held to: its documents are built before
 requests go one after the other. The job's batches overlap their index writes with the next batch's transaction,
 so where the machine's cores are near all busy during the job, its time is held by the CPU its work takes (the CPU
 row: validation, versions, change rows, outbox and history in PostgreSQL, documents built by the indexer), not by
-waiting. The raw pipeline's busy time includes the bench's own building of its documents. The searchable times are measured from the job's finished_at, but the bench
+waiting. The raw pipeline's documents are built by the bench: that CPU is in its "this bench" column and total. The searchable times are measured from the job's finished_at, but the bench
 first reads the job's results to choose the sample: its first search ran ${(visible.firstLook / 1000).toFixed(1)} s after finished_at, so a
 listing already searchable then counts that long (an upper bound).
 

@@ -29,8 +29,9 @@ export function machineCpuSeconds(): { busy: number; total: number } {
 
 /**
  * CPU time so far of every live process whose command name is `name` (postgres backends,
- * redis-server, OpenSearch's java), in seconds. A process that exits takes its time with it:
- * read it around a run whose processes stay up (pooled connections).
+ * redis-server, OpenSearch's java), in seconds, with the time of the children they have reaped:
+ * a PostgreSQL backend or autovacuum worker that exits moves its time to the postmaster's, instead
+ * of taking it away.
  */
 export function cpuSecondsOfCommand(name: string): number {
   let total = 0;
@@ -39,7 +40,9 @@ export function cpuSecondsOfCommand(name: string): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      total += cpuSeconds(Number(entry));
+      // utime, stime, cutime, cstime: fields 14 to 17 of /proc/<pid>/stat.
+      const fields = stat.split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / clockTicks;
     } catch {
       /* the process ended while we looked */
     }

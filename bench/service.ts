@@ -258,6 +258,9 @@ export async function startBenchService(mode: Mode) {
   };
 }
 
+/** A small `size: 0` aggregation: bench:analytics times it through /analytics against OpenSearch directly; bench:profile profiles it. */
+export const STATUS_TERMS = { size: 0, aggs: { by_status: { terms: { field: 'status' } } } };
+
 /** A search scenario: its query as the API parses it and as a URL's query string. */
 export interface BenchSearch {
   name: string;
