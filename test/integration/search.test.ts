@@ -1,7 +1,7 @@
 import t from 'tap';
 import { eq } from 'drizzle-orm';
 import { listings } from '../../src/db/schema.js';
-import { build, config, eventually, INDEXED_WITHIN_MS, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
+import { build, config, eventually, INDEXED_WITHIN_MS, indexedDocument, listingInput, refreshEveryCopy, runId, startIndexer } from '../helper.js';
 import type { ListingInput } from '../../src/schemas/listing.js';
 
 const { app, deps, partner } = await build(t);
@@ -66,6 +66,9 @@ const far = await create({ name: `Fern ${bakery}`, address: 'Fernweg 1', ...nort
 const hidden = await create({ name: `Versteckt ${bakery}`, address: 'Geheimweg 2', ...north(2), active: false, categories: [{ id: 'shop/bakery' }] });
 const suppressed = await create({ name: `Gesperrt ${bakery}`, address: 'Geheimweg 3', ...north(3), phones: [{ type: 'landline', number: '+4930111111' }], categories: [{ id: 'shop/bakery' }] });
 await setStored(suppressed.id, { suppressed: true });
+// The count below is also reached before the suppressed listing is indexed at all; only its
+// suppressed version in the index proves that searches hide it.
+await eventually(async () => ((await indexedDocument(deps, 'de', suppressed.id))?.source.suppressed === true ? true : undefined), INDEXED_WITHIN_MS, 'the suppressed version indexed');
 const place = encodeURIComponent(town);
 await settled(`street=*&place=${place}&postCode=${zip}`, 5); // all but the suppressed one
 
