@@ -20,12 +20,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { execFileSync } from 'node:child_process';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { writeBulk, type BulkAction } from '../indexer/bulk-write.js';
 import { listingBulkAction } from '../indexer/listing-sync.js';
 import { cancelImport, fileBody, followImport, importResults, readImport, submitImport, type ImportTarget } from '../src/cli/import-client.js';
 import type { ImportJob } from '../src/cli/import-job.js';
 import { createDatabase } from '../src/db/client.js';
+import { copyIn } from '../src/db/copy-in.js';
 import { loadListingsForIndex } from '../src/listings/listing-reads-dal.js';
 import { createOpenSearchClient } from '../src/opensearch/client.js';
 import { loadConfig, publicUrls } from '../src/platform/config.js';
@@ -114,14 +114,12 @@ const csv = (value: string | number) => `"${String(value).replaceAll('"', '""')}
 const pgArray = (values: string[]) => `{${values.map((v) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
 
 async function copyRows(client: pg.PoolClient, table: string, columns: string[], rows: Iterable<(string | number)[]>) {
-  const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin with (format csv)`));
-  await pipeline(
-    Readable.from(
-      (function* () {
-        for (const row of rows) yield `${row.map(csv).join(',')}\n`;
-      })(),
-    ),
-    stream,
+  await copyIn(
+    client,
+    `copy ${table} (${columns.join(', ')}) from stdin with (format csv)`,
+    (function* () {
+      for (const row of rows) yield `${row.map(csv).join(',')}\n`;
+    })(),
   );
 }
 

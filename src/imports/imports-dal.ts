@@ -1,11 +1,9 @@
 // Every SQL statement on the bulk-import tables (docs/contract.md §19): jobs, their stored lines
 // and the lines' outcomes.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, getTableName, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { DbOrTx } from '../db/client.js';
+import { copyIn } from '../db/copy-in.js';
 import { importLines, imports, listings, mappings } from '../db/schema.js';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -36,7 +34,7 @@ export function copyField(content: string | null): string {
  */
 export async function copyLines(pool: pg.Pool, importId: number, lines: { line: number; content: string | null }[]): Promise<void> {
   if (lines.length === 0) return;
-  // A row at a time, as the COPY takes them: no second copy of the batch is built in memory.
+  // Rows made as the COPY takes them: no second copy of the batch is built in memory.
   const rows = function* () {
     for (const l of lines) yield `${importId}\t${l.line}\t${copyField(l.content)}\n`;
   };
@@ -44,7 +42,7 @@ export async function copyLines(pool: pg.Pool, importId: number, lines: { line: 
   const columns = [importLines.importId, importLines.line, importLines.content].map((c) => c.name).join(', ');
   const client = await pool.connect();
   try {
-    await pipeline(Readable.from(rows()), client.query(copyFrom(`copy ${table} (${columns}) from stdin`)));
+    await copyIn(client, `copy ${table} (${columns}) from stdin`, rows());
   } catch (err) {
     // A COPY that failed half-way leaves its connection in no known state: not given back.
     client.release(err as Error);

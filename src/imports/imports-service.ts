@@ -34,7 +34,7 @@ import { ndjsonLines } from './ndjson-lines.js';
 export const MAX_LINE_BYTES = 1024 * 1024;
 /** Lines stored per COPY while the body arrives, and the bytes that flush a batch early. */
 const STORE_BATCH_LINES = 2000;
-const STORE_BATCH_BYTES = 1024 * 1024;
+const STORE_BATCH_BYTES = 512 * 1024;
 const MAX_LISTED = 100;
 const RESULTS_PAGE = 1000;
 
