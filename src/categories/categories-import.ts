@@ -2,7 +2,7 @@
 import type { Db } from '../db/client.js';
 import type { OpenSearchClient } from '../opensearch/client.js';
 import type { IndexLayout, IndexNames } from '../opensearch/index-definitions.js';
-import { upsertCategories } from './categories-dal.js';
+import { analyzeCategories, upsertCategories } from './categories-dal.js';
 import { rebuildCategoriesIndex } from './categories-index.js';
 import { DEFAULT_TAXONOMY_FILE, readTaxonomy, type TaxonomyFile } from './taxonomy-file.js';
 
@@ -26,6 +26,7 @@ export async function importCategories(
   for (let i = 0; i < rows.length; i += 1000) {
     await upsertCategories(db, rows.slice(i, i + 1000));
   }
+  await analyzeCategories(db);
   await rebuildCategoriesIndex(deps.opensearch, deps.names, deps.layout, rows);
   return rows.length;
 }

@@ -44,30 +44,33 @@ const insertCreatedListingsStatement = preparedStatement<{ rows: string; channel
     with r as (
       select * from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
         as r(i integer, ${declared}, source_id text, category_ids text[], emails jsonb, phones jsonb, links jsonb)),
-    -- The listings insertCreatedListing would add: every category known, the source_id not yet
-    -- mapped. Each takes its id here, so that its sub-objects can name it; once, as the CTE is
-    -- materialised (nextval is volatile).
+    -- The listings insertCreatedListing would add: every category known (a batched input names
+    -- each once, so the count of known ones says it; one look-up of the key for all of them), the
+    -- source_id not yet mapped. Each takes its id here, so that its sub-objects can name it; once,
+    -- as the CTE is materialised (nextval is volatile).
     accepted as (
       select r.*, nextval(pg_get_serial_sequence('listings', 'id')) as id
       from (select * from r
-        where (select count(*) from unnest(r.category_ids) as s(id) join ${categories} c on c.country = r.country and c.id = s.id) = cardinality(r.category_ids)
+        where (select count(*) from ${categories} c where c.country = r.country and c.id = any(r.category_ids)) = cardinality(r.category_ids)
           and (r.source_id is null or not exists (
             select 1 from ${mappings} m where m.partner_id = r.created_by and m.source_id = r.source_id))
         order by r.i) r),
+    -- Every accepted row is inserted, or the statement fails: the sub-objects and the answer read
+    -- accepted itself. Joined back to the insert's rows, each of the planner's estimates of one
+    -- row made a loop of every row over every row.
     l as (insert into ${listings} (id, ${listed}) select id, ${listed} from accepted returning *),
-    batch as (select accepted.* from accepted join l on l.id = accepted.id),
     inserted_emails as (insert into ${listingEmails} (listing_id, position, address)
-      select b.id, e.n - 1, e.v->>'address' from batch b, jsonb_array_elements(b.emails) with ordinality as e(v, n)),
+      select b.id, e.n - 1, e.v->>'address' from accepted b, jsonb_array_elements(b.emails) with ordinality as e(v, n)),
     inserted_phones as (insert into ${listingPhones} (listing_id, position, type, number)
-      select b.id, p.n - 1, p.v->>'type', p.v->>'number' from batch b, jsonb_array_elements(b.phones) with ordinality as p(v, n)),
+      select b.id, p.n - 1, p.v->>'type', p.v->>'number' from accepted b, jsonb_array_elements(b.phones) with ordinality as p(v, n)),
     inserted_links as (insert into ${listingLinks} (listing_id, position, type, url)
-      select b.id, k.n - 1, k.v->>'type', k.v->>'url' from batch b, jsonb_array_elements(b.links) with ordinality as k(v, n)),
+      select b.id, k.n - 1, k.v->>'type', k.v->>'url' from accepted b, jsonb_array_elements(b.links) with ordinality as k(v, n)),
     inserted_categories as (insert into ${listingCategories} (listing_id, position, country, category_id)
-      select b.id, c.n - 1, b.country, c.category_id from batch b, unnest(b.category_ids) with ordinality as c(category_id, n)),
+      select b.id, c.n - 1, b.country, c.category_id from accepted b, unnest(b.category_ids) with ordinality as c(category_id, n)),
     inserted_mappings as (insert into ${mappings} (partner_id, source_id, listing_id, country)
-      select created_by, source_id, id, country from batch where source_id is not null),
+      select created_by, source_id, id, country from accepted where source_id is not null),
     ${createdChangeInserts(LISTING_FIELDS)}
-    select i, id, version from l join batch using (id, version)`;
+    select i, id, version from accepted`;
 });
 
 /**
