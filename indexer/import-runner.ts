@@ -45,6 +45,15 @@ import { refusedDataState } from '../src/db/pg-errors.js';
 import { AppError } from '../src/platform/errors.js';
 import { runEvery } from './periodic.js';
 
+/**
+ * Index writes of one import's batches that run at once. With one, a batch's documents were read
+ * and built only once the batch before was in OpenSearch: the reading and building (in this
+ * process) and OpenSearch's indexing (on the other core) took turns, and the writes, not the
+ * transactions, held the job. With two, one batch's documents are built while the other's are
+ * indexed. Versions keep the index right in any order.
+ */
+const INDEX_WRITES_IN_FLIGHT = 2;
+
 /** An upload still `receiving` after this was cut off by its API process dying: no request lasts this long. */
 const ABANDONED_UPLOAD_MS = 10 * 60_000;
 
@@ -107,16 +116,19 @@ function fingerprintHolds(l: BatchLine, mapped: MappedForImport | undefined, cou
 export function createImportRunner({ db, listings, writes, index, logger, batchSize, batchBytes }: ImportRunnerDeps) {
   /** Set on shutdown: runs stop after their current batch, and the next indexer resumes them. */
   let stopping = false;
-  /** Per running import, the index writes of its batch before: they run while the next batch is applied. */
-  const indexing = new Map<number, Promise<void>>();
+  /** Per running import, the index writes of its committed batches still running, oldest first. */
+  const indexing = new Map<number, Promise<void>[]>();
 
   /**
-   * Indexes the events of import `id`'s committed batch, beside its next batch, one batch at a time.
-   * Events it could not index (OpenSearch down, a refused document) go through the queue as a
-   * single write's do, and failing that the outbox's relay re-enqueues them: none is lost.
+   * Indexes the events of import `id`'s committed batch beside its next batches, with at most
+   * INDEX_WRITES_IN_FLIGHT of its batches' writes running. Events it could not index (OpenSearch
+   * down, a refused document) go through the queue as a single write's do, and failing that the
+   * outbox's relay re-enqueues them: none is lost.
    */
   async function indexAfterCommit(id: number, events: SyncListingJob[]): Promise<void> {
-    await indexed(id);
+    const running = indexing.get(id) ?? [];
+    indexing.set(id, running);
+    while (running.length >= INDEX_WRITES_IN_FLIGHT) await running.shift();
     const writing = (async () => {
       try {
         const outcomes = await index(events);
@@ -127,12 +139,13 @@ export function createImportRunner({ db, listings, writes, index, logger, batchS
         await writes.publish(events).catch(() => {});
       }
     })();
-    indexing.set(id, writing);
+    running.push(writing);
   }
 
   /** Resolves once the index writes of import `id`'s batches so far are done. */
   async function indexed(id: number): Promise<void> {
-    await indexing.get(id);
+    const running = indexing.get(id) ?? [];
+    while (running.length) await running.shift();
     indexing.delete(id);
   }
 
