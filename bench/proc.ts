@@ -12,11 +12,18 @@ export function memoryMb(pid: number): { rss: number; peak: number } {
 
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString());
 
+/**
+ * The CPU times in a /proc/<pid>/stat text ("pid (name) state ..."), in seconds: its own (utime and
+ * stime, fields 14 and 15) and that of the children it has reaped (cutime and cstime, 16 and 17).
+ */
+function statCpuSeconds(stat: string): { own: number; reaped: number } {
+  const [utime, stime, cutime, cstime] = stat.split(') ')[1]!.split(' ').slice(11, 15).map(Number) as [number, number, number, number];
+  return { own: (utime + stime) / clockTicks, reaped: (cutime + cstime) / clockTicks };
+}
+
 /** CPU time (user + system, all threads) a process has used so far, in seconds, from the kernel. */
 export function cpuSeconds(pid: number): number {
-  // /proc/<pid>/stat: "pid (name) state ..."; utime and stime are fields 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8')).own;
 }
 
 /** Busy and total CPU time of the whole machine so far, in seconds (every process, every core). */
@@ -40,9 +47,8 @@ export function cpuSecondsOfCommand(name: string): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      // utime, stime, cutime, cstime: fields 14 to 17 of /proc/<pid>/stat.
-      const fields = stat.split(') ')[1]!.split(' ');
-      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / clockTicks;
+      const { own, reaped } = statCpuSeconds(stat);
+      total += own + reaped;
     } catch {
       /* the process ended while we looked */
     }

@@ -16,8 +16,8 @@ export async function knownCategoryIds(db: DbOrTx, country: string, ids: string[
 /**
  * Fresh planner statistics of the taxonomy, loaded at once. A batch of creates checks each
  * listing's categories by key (src/listings/batch-create-dal.ts); without statistics the planner
- * took a country for a handful of rows and scanned all of its categories for every listing, a
- * fifth of the statement's time. Autovacuum analyses the table later, where it runs at all.
+ * took a country for a handful of rows and scanned all of its categories for every listing:
+ * about half of a batch's statement time. Autovacuum analyses the table later, where it runs at all.
  */
 export async function analyzeCategories(db: DbOrTx): Promise<void> {
   await db.execute(sql`analyze ${categories}`);
